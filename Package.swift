@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Lodestone",
+    products: [
+        .library(name: "LodestoneCore", targets: ["LodestoneCore"]),
+        .executable(name: "lodestone", targets: ["lodestone"]),
+    ],
+    targets: [
+        // Pure: geometry, samples, attitude, heading, filters. No I/O.
+        .target(name: "LodestoneCore"),
+        .executableTarget(
+            name: "lodestone",
+            dependencies: ["LodestoneCore"],
+            path: "tools/lodestone"
+        ),
+        .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,29 @@
+/// Degree helpers shared by every interface (angles are degrees at interfaces,
+/// radians inside the math).
+public enum Angle {
+    public static let degreesPerRadian = 180.0 / Double.pi
+    public static let radiansPerDegree = Double.pi / 180.0
+
+    /// `degrees` wrapped into [0, 360).
+    @inlinable
+    public static func normalized360(_ degrees: Double) -> Double {
+        var d = degrees.truncatingRemainder(dividingBy: 360)
+        if d < 0 { d += 360 }
+        // -1e-17 + 360 rounds to 360.0; keep the half-open interval.
+        return d >= 360 ? 0 : d
+    }
+
+    /// `degrees` wrapped into [-180, 180).
+    @inlinable
+    public static func normalized180(_ degrees: Double) -> Double {
+        let d = normalized360(degrees + 180) - 180
+        return d
+    }
+
+    /// Signed shortest difference `to - from` in degrees, in [-180, 180).
+    /// Wrap-around safe: the difference from 359° to 1° is +2°.
+    @inlinable
+    public static func difference(from: Double, to: Double) -> Double {
+        normalized180(to - from)
+    }
+}

@@ -1,0 +1,2 @@
+import LodestoneCore
+print("lodestone")
