@@ -15,7 +15,9 @@ let package = Package(
             dependencies: ["LodestoneCore"],
             path: "tools/lodestone"
         ),
-        .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore"]),
+        // Test-only helpers (reference-data lookup, fixtures); not a product.
+        .target(name: "LodestoneTestSupport", path: "Tests/Support"),
+        .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
