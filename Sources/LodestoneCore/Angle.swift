@@ -24,6 +24,11 @@ public enum Angle {
     /// Wrap-around safe: the difference from 359° to 1° is +2°.
     @inlinable
     public static func difference(from: Double, to: Double) -> Double {
-        normalized180(to - from)
+        let d = to - from
+        // Headings are already in [0, 360): one conditional add avoids fmod.
+        if d >= -180, d < 180 { return d }
+        if d >= 180, d < 540 { return d - 360 }
+        if d < -180, d >= -540 { return d + 360 }
+        return normalized180(d)
     }
 }

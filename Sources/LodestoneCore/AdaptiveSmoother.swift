@@ -1,0 +1,104 @@
+/// Smooths gravity and field together, heavily at rest and lightly in motion.
+///
+/// Both body-frame vectors pass through one first-order low-pass whose cutoff
+/// rises with the rotation rate (the idea of the "1€ filter", Casiez et al.,
+/// CHI 2012). Filtering vectors rather than angles makes it correct across
+/// 0/360 by construction. The rate is measured on the *filtered* up and east
+/// directions, so sensor noise at rest does not open the filter.
+///
+/// With cutoff `f = minimumCutoff + β·ω`, a steady turn at ω rad/s lags by
+/// `ω / (2π f)` radians, which never exceeds `1 / (2π β)`: ``Settings/maximumLag``
+/// sets β so the lag stays bounded however fast the board turns.
+@frozen
+public struct AdaptiveSmoother: Sendable {
+    public struct Settings: Hashable, Sendable {
+        /// Cutoff at rest in Hz. 0.25 Hz averages ~1.3 s of samples: a noisy
+        /// hold settles well inside 2 s.
+        public var minimumCutoff: Double
+        /// Upper bound of the lag in degrees during fast turns.
+        public var maximumLag: Double
+        /// Cutoff of the rotation-rate estimate in Hz.
+        public var rateCutoff: Double
+        /// A gap longer than this (seconds) restarts the filter from the next sample.
+        public var maximumGap: Double
+
+        public init(minimumCutoff: Double = 0.25, maximumLag: Double = 3, rateCutoff: Double = 2, maximumGap: Double = 1) {
+            self.minimumCutoff = minimumCutoff
+            self.maximumLag = maximumLag
+            self.rateCutoff = rateCutoff
+            self.maximumGap = maximumGap
+        }
+    }
+
+    public let settings: Settings
+    let minimumOmega: Double // 2π·minimumCutoff
+    let betaOmega: Double    // 2π·β, per rad/s
+    let rateOmega: Double
+
+    /// Filtered gravity (specific force) and field, body frame.
+    public private(set) var gravity: Vector3 = .zero
+    public private(set) var field: Vector3 = .zero
+    /// Unit up and east directions of the filtered vectors, body frame.
+    public private(set) var up: Vector3 = .zero
+    public private(set) var east: Vector3 = .zero
+    /// Estimated rotation rate in rad/s.
+    public private(set) var rotationRate: Double = 0
+    /// The smoothing factor of the last step (1 = no smoothing).
+    public private(set) var lastAlpha: Double = 1
+    public private(set) var isInitialized = false
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        minimumOmega = 2 * Double.pi * settings.minimumCutoff
+        // β = 1 / (2π · lag) Hz per rad/s, so 2πβ = 1 / lag.
+        betaOmega = 1 / (settings.maximumLag * Angle.radiansPerDegree)
+        rateOmega = 2 * Double.pi * settings.rateCutoff
+    }
+
+    /// A pass-through filter: every step takes the new sample as is.
+    public static var passThrough: AdaptiveSmoother {
+        AdaptiveSmoother(settings: Settings(minimumCutoff: .infinity))
+    }
+
+    public mutating func reset() {
+        isInitialized = false
+        rotationRate = 0
+    }
+
+    /// Feeds one sample taken `dt` seconds after the previous one.
+    /// A non-positive `dt` leaves the state as it is.
+    public mutating func update(gravity a: Vector3, field m: Vector3, dt: Double) {
+        guard isInitialized, dt <= settings.maximumGap else {
+            gravity = a
+            field = m
+            lastAlpha = 1
+            isInitialized = directions()
+            rotationRate = 0
+            return
+        }
+        guard dt > 0 else { return }
+        // α = dt / (dt + τ) with τ = 1 / ω_c: the discrete first-order low-pass.
+        let omega = minimumOmega + betaOmega * rotationRate
+        let alpha = omega.isFinite ? dt * omega / (1 + dt * omega) : 1
+        gravity += (a - gravity) * alpha
+        field += (m - field) * alpha
+        lastAlpha = alpha
+        let oldUp = up, oldEast = east
+        guard directions() else { return }
+        let rate = ((up - oldUp).squaredLength + (east - oldEast).squaredLength).squareRoot() / dt
+        rotationRate += (rate - rotationRate) * (dt * rateOmega / (1 + dt * rateOmega))
+    }
+
+    /// Recomputes `up` and `east`; false when they are undefined.
+    mutating func directions() -> Bool {
+        let g2 = gravity.squaredLength
+        guard g2 > 0 else { return false }
+        let u = gravity * (1 / g2.squareRoot())
+        let e = field.cross(u)
+        let e2 = e.squaredLength
+        guard e2 > 0 else { return false }
+        up = u
+        east = e * (1 / e2.squareRoot())
+        return true
+    }
+}

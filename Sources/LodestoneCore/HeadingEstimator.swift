@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns sensor samples into a smoothed, tilt-compensated magnetic heading.
+///
+/// One step: apply the magnetometer calibration, smooth gravity and field
+/// (``AdaptiveSmoother``), and take the heading of the forward axis. Attitude
+/// and accuracy cost more and are computed on demand, only for the headings
+/// that are delivered.
+///
+/// A heading is invalid (accuracy −1) when the forward axis is within
+/// ``Settings/minimumAxisElevation`` of vertical, or when the field or gravity
+/// strength is implausible. Samples with non-finite values are ignored.
+public struct HeadingEstimator: Sendable {
+    public struct Settings: Hashable, Sendable {
+        public var forwardAxis: ForwardAxis
+        public var calibration: MagneticCalibration
+        /// Nil turns smoothing off.
+        public var smoothing: AdaptiveSmoother.Settings?
+        public var accuracy: HeadingAccuracyEstimator.Settings
+        /// The heading is invalid when the forward axis is closer than this to vertical, degrees.
+        public var minimumAxisElevation: Double
+        /// Plausible calibrated field strength, µT (the Earth's is 22–67 µT).
+        public var plausibleFieldStrength: ClosedRange<Double>
+        /// Plausible gravity (specific force) magnitude, m/s².
+        public var plausibleGravity: ClosedRange<Double>
+
+        public init(forwardAxis: ForwardAxis = .default,
+                    calibration: MagneticCalibration = .identity,
+                    smoothing: AdaptiveSmoother.Settings? = AdaptiveSmoother.Settings(),
+                    accuracy: HeadingAccuracyEstimator.Settings = .init(),
+                    minimumAxisElevation: Double = 10,
+                    plausibleFieldStrength: ClosedRange<Double> = 10...100,
+                    plausibleGravity: ClosedRange<Double> = 4.9...14.7) {
+            self.forwardAxis = forwardAxis
+            self.calibration = calibration
+            self.smoothing = smoothing
+            self.accuracy = accuracy
+            self.minimumAxisElevation = minimumAxisElevation
+            self.plausibleFieldStrength = plausibleFieldStrength
+            self.plausibleGravity = plausibleGravity
+        }
+    }
+
+    public let settings: Settings
+    public private(set) var smoother: AdaptiveSmoother
+    public private(set) var accuracyEstimator: HeadingAccuracyEstimator
+    let axis: Vector3
+    let maximumAxisUp: Double // sin(90° − elevation limit)
+    let fieldRange2: ClosedRange<Double>
+    let gravityRange2: ClosedRange<Double>
+    var lastTime = -Double.infinity
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        smoother = settings.smoothing.map { AdaptiveSmoother(settings: $0) } ?? .passThrough
+        accuracyEstimator = HeadingAccuracyEstimator(settings: settings.accuracy)
+        axis = settings.forwardAxis.vector
+        maximumAxisUp = Self.cosine(degrees: settings.minimumAxisElevation)
+        fieldRange2 = Self.squared(settings.plausibleFieldStrength)
+        gravityRange2 = Self.squared(settings.plausibleGravity)
+    }
+
+    private static func squared(_ r: ClosedRange<Double>) -> ClosedRange<Double> {
+        (r.lowerBound * r.lowerBound)...(r.upperBound * r.upperBound)
+    }
+
+    private static func cosine(degrees: Double) -> Double {
+        cos(degrees * Angle.radiansPerDegree)
+    }
+
+    /// Processes one sample; nil for a sample with non-finite values or before
+    /// the first usable one.
+    public mutating func update(_ sample: SensorSample) -> HeadingEstimate? {
+        let a = sample.acceleration
+        guard a.isFinite, sample.magneticField.isFinite, sample.time.isFinite else { return nil }
+        let m = settings.calibration.apply(sample.magneticField)
+        let dt = sample.time - lastTime
+        lastTime = sample.time
+        smoother.update(gravity: a, field: m, dt: dt)
+        guard smoother.isInitialized else { return nil }
+        accuracyEstimator.record(field: m, smoothedField: smoother.field,
+                                 acceleration: a, smoothedGravity: smoother.gravity, dt: dt)
+        let up = smoother.up, east = smoother.east
+        let north = up.cross(east)
+        var heading = atan2(east.dot(axis), north.dot(axis)) * Angle.degreesPerRadian
+        if heading < 0 { heading += 360 }
+        if heading >= 360 { heading = 0 }
+        let valid = abs(up.dot(axis)) < maximumAxisUp
+            && fieldRange2.contains(smoother.field.squaredLength)
+            && gravityRange2.contains(smoother.gravity.squaredLength)
+        return HeadingEstimate(time: sample.time, magneticHeading: heading, field: m, isValid: valid)
+    }
+
+    /// Attitude of the smoothed state, body → ENU with north = magnetic north.
+    public var attitude: Quaternion {
+        let up = smoother.up, east = smoother.east
+        return Quaternion(rotationMatrix: Matrix3(rows: east, up.cross(east), up))
+    }
+
+    /// `headingAccuracy` in degrees for the current state, −1 when invalid.
+    public func accuracy(for estimate: HeadingEstimate) -> Double {
+        guard estimate.isValid else { return -1 }
+        return accuracyEstimator.accuracy(gravity: smoother.gravity, field: smoother.field,
+                                          smoothingFactor: smoother.lastAlpha)
+    }
+}

@@ -1,0 +1,39 @@
+/// The whole per-sample path: estimate, filter, and complete delivered headings.
+///
+/// ```
+/// sample → calibration → smoothing → heading → headingFilter → Heading
+/// ```
+/// Attitude, accuracy and true heading are computed only for the headings
+/// that pass the filter.
+public struct HeadingPipeline: Sendable {
+    public var estimator: HeadingEstimator
+    public var filter: HeadingFilter
+    /// Set when the position is known; nil keeps `trueHeading` nil.
+    public var declination: Declination?
+
+    public init(settings: HeadingEstimator.Settings = .init(), headingFilter: Double = 1,
+                declination: Declination? = nil) {
+        estimator = HeadingEstimator(settings: settings)
+        filter = HeadingFilter(threshold: headingFilter)
+        self.declination = declination
+    }
+
+    /// The heading to deliver for this sample, or nil when the filter holds it back.
+    public mutating func process(_ sample: SensorSample) -> Heading? {
+        guard let estimate = estimator.update(sample), filter.shouldDeliver(estimate.magneticHeading) else {
+            return nil
+        }
+        return complete(estimate)
+    }
+
+    /// A full ``Heading`` for an estimate of the current state.
+    public func complete(_ estimate: HeadingEstimate) -> Heading {
+        Heading(timestamp: estimate.time,
+                magneticHeading: estimate.magneticHeading,
+                trueHeading: declination?.trueHeading(fromMagnetic: estimate.magneticHeading),
+                headingAccuracy: estimator.accuracy(for: estimate),
+                declination: declination,
+                x: estimate.field.x, y: estimate.field.y, z: estimate.field.z,
+                attitude: estimator.attitude)
+    }
+}

@@ -1,0 +1,26 @@
+import LodestoneCore
+
+extension JSONLineBuilder {
+    /// Appends one heading as an NDJSON line with CLHeading's field names.
+    ///
+    /// `wallClockStart` (Unix seconds of `timestamp` 0) adds an ISO 8601 `time`.
+    public mutating func appendHeading(_ h: Heading, wallClockStart: Double? = nil) {
+        beginObject()
+        number("timestamp", h.timestamp, decimals: 6)
+        if let start = wallClockStart {
+            string("time", WallClockTime.iso8601(unixSeconds: start + h.timestamp))
+        }
+        number("magneticHeading", h.magneticHeading, decimals: 3)
+        number("trueHeading", h.trueHeading, decimals: 3)
+        number("headingAccuracy", h.headingAccuracy, decimals: 2)
+        if let d = h.declination {
+            number("declination", d.degrees, decimals: 3)
+        }
+        number("x", h.x, decimals: 3)
+        number("y", h.y, decimals: 3)
+        number("z", h.z, decimals: 3)
+        let q = h.attitude
+        numbers("attitude", [q.w, q.x, q.y, q.z], decimals: 6)
+        endObject()
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import LodestoneCore
+
+/// The header of a native Lodestone log: what recorded it, when, how fast, in which units.
+///
+/// Stored as one JSON line after the `# lodestone-log 1` magic line, so the
+/// file stays a valid CSV with comments for any other tool.
+public struct LogMetadata: Codable, Hashable, Sendable {
+    /// Units of each quantity as written in the file.
+    public struct Units: Codable, Hashable, Sendable {
+        public var time: String
+        public var acceleration: String
+        public var magneticField: String
+        public var angularRate: String
+
+        public init(time: String = "s", acceleration: String = "m/s^2", magneticField: String = "uT",
+                    angularRate: String = "rad/s") {
+            self.time = time
+            self.acceleration = acceleration
+            self.magneticField = magneticField
+            self.angularRate = angularRate
+        }
+    }
+
+    /// Wall-clock instant of `time = 0`, ISO 8601 UTC.
+    public var start: String?
+    /// Nominal sample rate, Hz.
+    public var rate: Double?
+    public var units: Units
+    /// Where the samples came from (e.g. `iio:local:`, `simulation`).
+    public var source: String?
+    /// Device identity and settings (names, drivers, scales, mount matrices).
+    public var device: JSONValue?
+    /// Free text from the person who recorded it.
+    public var note: String?
+
+    public init(start: String? = nil, rate: Double? = nil, units: Units = Units(), source: String? = nil,
+                device: JSONValue? = nil, note: String? = nil) {
+        self.start = start
+        self.rate = rate
+        self.units = units
+        self.source = source
+        self.device = device
+        self.note = note
+    }
+
+    /// `start` as Unix seconds.
+    public var startUnixSeconds: Double? { start.flatMap(WallClockTime.parse) }
+
+    /// Parses the metadata line (without its leading `#`).
+    public static func decode(jsonLine: String) throws -> LogMetadata {
+        try JSONDecoder().decode(LogMetadata.self, from: Data(jsonLine.utf8))
+    }
+
+    /// The metadata as one compact JSON line (keys sorted, stable for diffs).
+    public func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Conversion factors from the units a log declares to Lodestone's SI units.
+enum UnitConversion {
+    static func acceleration(_ unit: String) -> Double? {
+        switch unit {
+        case "m/s^2", "m/s2", "m/s²": return 1
+        case "g": return 9.80665
+        case "mg": return 0.00980665
+        default: return nil
+        }
+    }
+
+    static func magneticField(_ unit: String) -> Double? {
+        switch unit {
+        case "uT", "µT", "μT": return 1
+        case "nT": return 0.001
+        case "mT": return 1000
+        case "G", "gauss": return 100
+        case "mG": return 0.1
+        default: return nil
+        }
+    }
+
+    static func angularRate(_ unit: String) -> Double? {
+        switch unit {
+        case "rad/s": return 1
+        case "deg/s", "°/s", "dps": return Double.pi / 180
+        default: return nil
+        }
+    }
+
+    static func time(_ unit: String) -> Double? {
+        switch unit {
+        case "s": return 1
+        case "ms": return 0.001
+        case "us", "µs": return 0.000001
+        case "ns": return 0.000000001
+        default: return nil
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmedOfBlanks: String {
+        var sub = self[...]
+        while let f = sub.first, f == " " || f == "\t" { sub = sub.dropFirst() }
+        while let l = sub.last, l == " " || l == "\t" { sub = sub.dropLast() }
+        return String(sub)
+    }
+}

@@ -1,0 +1,242 @@
+import LodestoneCore
+
+/// Streams samples from a plain CSV or native Lodestone log, in constant memory.
+///
+/// The format is detected from the first line: `# lodestone-log 1` starts a
+/// native log (its JSON metadata line follows); anything else is plain CSV.
+/// Columns are found by name in the header line; `#` lines are comments.
+/// Every line is checked: column count, numbers, finiteness, time order.
+/// With ``Options/skipBadLines`` a bad line is counted and skipped instead of
+/// ending the stream with an error.
+public final class LogReader: SensorSource {
+    public struct Options: Sendable {
+        public var skipBadLines: Bool
+        /// Extra columns the caller wants, by name (e.g. truth quaternions); they must exist.
+        public var extraColumns: [String]
+
+        public init(skipBadLines: Bool = false, extraColumns: [String] = []) {
+            self.skipBadLines = skipBadLines
+            self.extraColumns = extraColumns
+        }
+    }
+
+    public enum Format: String, Sendable {
+        case plainCSV = "csv"
+        case native = "lodestone-log"
+    }
+
+    public let path: String
+    public let options: Options
+    public private(set) var format: Format = .plainCSV
+    /// Metadata of a native log; nil for plain CSV.
+    public private(set) var metadata: LogMetadata?
+    /// Column names of the header, in file order.
+    public private(set) var columns: [String] = []
+    public private(set) var hasGyroscope = false
+    /// Values of ``Options/extraColumns`` for the last sample returned (may be non-finite).
+    public private(set) var extraValues: [Double]
+    /// Bad lines skipped so far, and the first few of them.
+    public private(set) var skippedLineCount = 0
+    public private(set) var skippedLines: [LogError] = []
+    public private(set) var sampleCount = 0
+
+    private let reader: LineReader
+    /// For each file column: -1 ignore, 0 time, 1…9 accel/mag/gyro, 10+ extras.
+    private var roles: [Int] = []
+    private var scales = [Double](repeating: 1, count: 10)
+    private var values = [Double](repeating: 0, count: 10)
+    private var lastTime = -Double.infinity
+
+    private static let roleNames = LogColumns.required + LogColumns.angularRate
+
+    /// Opens `path` (`-` for standard input) and reads its header.
+    public init(path: String, options: Options = Options()) throws(LogError) {
+        self.path = path
+        self.options = options
+        extraValues = [Double](repeating: .nan, count: options.extraColumns.count)
+        do {
+            reader = try LineReader(path: path)
+        } catch {
+            throw LogError(.cannotOpen, file: path, "cannot open: \(error.explanation)")
+        }
+        try readHeader()
+    }
+
+    private var displayName: String { path == "-" ? "<stdin>" : path }
+
+    private func failure(_ kind: LogError.Kind, line: Int? = nil, _ message: String) -> LogError {
+        LogError(kind, file: displayName, line: line, message)
+    }
+
+    private func nextLine() throws(LogError) -> UnsafeBufferPointer<UInt8>? {
+        do {
+            return try reader.nextLine()
+        } catch .lineTooLong {
+            throw failure(.lineTooLong, line: reader.lineNumber + 1,
+                        "line is longer than \(reader.maximumLineLength) bytes; is this a log file?")
+        } catch {
+            throw failure(.cannotOpen, line: reader.lineNumber + 1, "read failed: \(error.explanation)")
+        }
+    }
+
+    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+
+    private func readHeader() throws(LogError) {
+        var sawAnyLine = false
+        var first = true
+        while let line = try nextLine() {
+            sawAnyLine = true
+            if Self.isBlank(line) { continue }
+            let text = String(decoding: line, as: UTF8.self)
+            if first, text.hasPrefix("# lodestone-log") {
+                try readNativePreamble(magic: text)
+                first = false
+                continue
+            }
+            first = false
+            if text.hasPrefix("#") { continue }
+            try parseHeader(text, line: reader.lineNumber)
+            return
+        }
+        if !sawAnyLine { throw failure(.emptyFile, "the file is empty; expected a header line '\(LogColumns.required.joined(separator: ","))' followed by samples") }
+        throw failure(.missingHeader, "no header line found (only comments); expected '\(LogColumns.required.joined(separator: ","))'")
+    }
+
+    private func readNativePreamble(magic: String) throws(LogError) {
+        let version = magic.dropFirst("# lodestone-log".count).trimmedOfBlanks
+        guard version == "1" else {
+            throw failure(.badMetadata, line: reader.lineNumber,
+                        "unsupported native log version '\(version)'; this Lodestone reads version 1")
+        }
+        format = .native
+        guard let line = try nextLine() else {
+            throw failure(.badMetadata, line: reader.lineNumber + 1, "missing the metadata line after '# lodestone-log 1'")
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("#"), let meta = try? LogMetadata.decode(jsonLine: String(text.dropFirst())) else {
+            throw failure(.badMetadata, line: reader.lineNumber,
+                        "expected the metadata as one JSON object after '# ' (e.g. # {\"units\":{…}})")
+        }
+        guard let a = UnitConversion.acceleration(meta.units.acceleration),
+              let m = UnitConversion.magneticField(meta.units.magneticField),
+              let g = UnitConversion.angularRate(meta.units.angularRate),
+              let t = UnitConversion.time(meta.units.time) else {
+            throw failure(.unsupportedUnit, line: reader.lineNumber,
+                        "unsupported unit in \(meta.units); use s, m/s^2 or g, uT/nT/G, rad/s or deg/s")
+        }
+        scales = [t, a, a, a, m, m, m, g, g, g]
+        metadata = meta
+    }
+
+    private func parseHeader(_ text: String, line: Int) throws(LogError) {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmedOfBlanks.lowercased() }
+        if let c = names.first?.unicodeScalars.first, "0123456789+-.".unicodeScalars.contains(c) {
+            throw failure(.missingHeader, line: line,
+                        "missing header: the first line holds numbers; add a header line '\(LogColumns.required.joined(separator: ","))' (gyro_x,gyro_y,gyro_z optional)")
+        }
+        var seen = Set<String>()
+        for n in names where !n.isEmpty {
+            guard seen.insert(n).inserted else {
+                throw failure(.duplicateColumn, line: line, "column '\(n)' appears twice in the header")
+            }
+        }
+        let missing = LogColumns.required.filter { !seen.contains($0) }
+        guard missing.isEmpty else {
+            throw failure(.missingColumns, line: line,
+                        "header lacks column(s) \(missing.joined(separator: ", ")); found \(names.joined(separator: ","))")
+        }
+        let gyroFound = LogColumns.angularRate.filter { seen.contains($0) }
+        guard gyroFound.isEmpty || gyroFound.count == 3 else {
+            throw failure(.missingColumns, line: line, "header has \(gyroFound.joined(separator: ", ")) but not all of gyro_x,gyro_y,gyro_z")
+        }
+        let extrasMissing = options.extraColumns.filter { !seen.contains($0.lowercased()) }
+        guard extrasMissing.isEmpty else {
+            throw failure(.missingColumns, line: line, "header lacks column(s) \(extrasMissing.joined(separator: ", ")) needed here")
+        }
+        hasGyroscope = gyroFound.count == 3
+        columns = names
+        roles = names.map { name in
+            if let r = Self.roleNames.firstIndex(of: name) { return r }
+            if let e = options.extraColumns.firstIndex(where: { $0.lowercased() == name }) { return 10 + e }
+            return -1
+        }
+    }
+
+    /// The next sample, or nil at the end of the file.
+    public func nextSample() throws(LogError) -> SensorSample? {
+        while let line = try nextLine() {
+            if line.isEmpty || line[0] == 0x23 || Self.isBlank(line) { continue }
+            do {
+                try parse(line)
+            } catch let e {
+                guard options.skipBadLines else { throw e }
+                skippedLineCount += 1
+                if skippedLines.count < 20 { skippedLines.append(e) }
+                continue
+            }
+            sampleCount += 1
+            let v = values
+            return SensorSample(time: v[0],
+                                acceleration: Vector3(v[1], v[2], v[3]),
+                                magneticField: Vector3(v[4], v[5], v[6]),
+                                angularRate: hasGyroscope ? Vector3(v[7], v[8], v[9]) : nil)
+        }
+        if sampleCount == 0 && skippedLineCount == 0 {
+            throw failure(.noSamples, "the file has a header but no samples")
+        }
+        return nil
+    }
+
+    private func parse(_ line: UnsafeBufferPointer<UInt8>) throws(LogError) {
+        var column = 0, fieldStart = 0
+        let count = line.count
+        var i = 0
+        while true {
+            if i == count || line[i] == 0x2C {
+                if column < roles.count {
+                    let role = roles[column]
+                    if role >= 0 {
+                        let field = UnsafeBufferPointer(rebasing: line[fieldStart..<i])
+                        guard let value = DecimalParser.parse(field) else {
+                            throw fieldError(.notANumber, column: column, field: field, "is not a number")
+                        }
+                        if role < 10 {
+                            guard value.isFinite else {
+                                throw fieldError(.notFinite, column: column, field: field, "is not a finite number")
+                            }
+                            values[role] = value * scales[role]
+                        } else {
+                            extraValues[role - 10] = value
+                        }
+                    }
+                }
+                column += 1
+                if i == count { break }
+                fieldStart = i + 1
+            }
+            i += 1
+        }
+        guard column == roles.count else {
+            throw failure(.wrongColumnCount, line: reader.lineNumber,
+                        "expected \(roles.count) fields as in the header, found \(column)")
+        }
+        let t = values[0]
+        guard t >= lastTime else {
+            throw failure(.timeWentBackwards, line: reader.lineNumber,
+                        "time goes backwards: \(t) s after \(lastTime) s; samples must be in time order")
+        }
+        lastTime = t
+    }
+
+    private func fieldError(_ kind: LogError.Kind, column: Int, field: UnsafeBufferPointer<UInt8>, _ what: String) -> LogError {
+        let text = String(decoding: field.prefix(40), as: UTF8.self)
+        return failure(kind, line: reader.lineNumber, "column \(columns[column]): '\(text)' \(what)")
+    }
+}
+
+extension LogError: SensorSourceError {
+    public var isTransient: Bool { false }
+}

@@ -1,0 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LodestoneCore
+
+@inline(__always)
+func atan2Degrees(_ y: Double, _ x: Double) -> Double {
+    atan2(y, x) * Angle.degreesPerRadian
+}
+
+@inline(__always)
+func sine(_ x: Double) -> Double { sin(x) }

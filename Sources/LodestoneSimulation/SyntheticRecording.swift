@@ -1,0 +1,63 @@
+import LodestoneCore
+
+/// Simulated sensors following a ``MotionProfile``: a `SensorSource` with known truth.
+///
+/// Readings are the truth field and specific force rotated into the body
+/// frame, distorted by the ``SensorErrorModel`` and a seeded noise source.
+/// The gyroscope reads the constant body rate that carries the previous
+/// truth attitude into the current one, plus bias and noise.
+public struct SyntheticRecording: SensorSource, Sendable {
+    public let profile: MotionProfile
+    public let environment: SimulatedEnvironment
+    public let errors: SensorErrorModel
+    public let rate: Double
+    public let includesGyroscope: Bool
+    /// Horizontal linear acceleration amplitude (m/s²) and frequency (Hz), added to the specific force.
+    public var vibration: (amplitude: Double, frequency: Double)?
+
+    private var random: RandomSource
+    private var index = 0
+    private let count: Int
+    private var previousAttitude: Quaternion?
+    /// The truth attitude of the last sample returned.
+    public private(set) var truth: Quaternion = .identity
+
+    public init(profile: MotionProfile, rate: Double = 100, environment: SimulatedEnvironment = .init(),
+                errors: SensorErrorModel = .noiseless, includesGyroscope: Bool = false, seed: UInt64 = 1) {
+        self.profile = profile
+        self.rate = rate
+        self.environment = environment
+        self.errors = errors
+        self.includesGyroscope = includesGyroscope
+        random = RandomSource(seed: seed)
+        count = Int((profile.duration * rate).rounded(.down)) + 1
+    }
+
+    public var sampleCount: Int { count }
+
+    public mutating func nextSample() -> SensorSample? {
+        guard index < count else { return nil }
+        let t = Double(index) / rate
+        index += 1
+        let q = profile.attitude(at: t)
+        truth = q
+        let toBody = q.conjugate
+        var force = environment.specificForce
+        if let v = vibration {
+            let s = v.amplitude * sine(2 * Double.pi * v.frequency * t)
+            force += Vector3(s, 0.6 * s, 0)
+        }
+        let (ax, ay, az) = random.gaussianVector(sigma: errors.accelerometerNoise)
+        let acceleration = toBody.rotate(force) + Vector3(ax, ay, az)
+        let (mx, my, mz) = random.gaussianVector(sigma: errors.magnetometerNoise)
+        let field = errors.softIron * toBody.rotate(environment.field) + errors.hardIron + Vector3(mx, my, mz)
+        var rate: Vector3?
+        if includesGyroscope {
+            let delta = (previousAttitude.map { $0.conjugate * q } ?? .identity).rotationVector * self.rate
+            let (gx, gy, gz) = random.gaussianVector(sigma: errors.gyroscopeNoise)
+            rate = delta + errors.gyroscopeBias + Vector3(gx, gy, gz)
+        }
+        previousAttitude = q
+        return SensorSample(time: t, acceleration: acceleration, magneticField: field, angularRate: rate)
+    }
+}

@@ -1,0 +1,29 @@
+import Testing
+import LodestoneCore
+
+@Suite struct AngleTests {
+    @Test(arguments: [(359.0, 1.0, 2.0), (1.0, 359.0, -2.0), (10.0, 190.0, -180.0), (190.0, 10.0, -180.0),
+                      (0.0, 179.9, 179.9), (720.5, 0.0, -0.5), (-30.0, 30.0, 60.0)])
+    func differenceIsShortestSigned(from: Double, to: Double, expected: Double) {
+        #expect(abs(Angle.difference(from: from, to: to) - expected) < 1e-9)
+    }
+
+    @Test func normalizedStaysInHalfOpenRange() {
+        for v in [-1e-17, -360.0, 360.0, 719.999, -0.5, 1e6 + 0.25] {
+            let n = Angle.normalized360(v)
+            #expect(n >= 0 && n < 360, "\(v) → \(n)")
+        }
+        #expect(Angle.normalized360(-90) == 270)
+    }
+
+    @Test func wallClockRoundTrip() throws {
+        let t = 1_764_475_200.125 // 2025-11-30T04:00:00.125Z
+        #expect(WallClockTime.iso8601(unixSeconds: t) == "2025-11-30T04:00:00.125Z")
+        #expect(try #require(WallClockTime.parse("2025-11-30T04:00:00.125Z")) == t)
+        #expect(try #require(WallClockTime.parse("2025-11-30T05:00:00.125+01:00")) == t)
+        #expect(WallClockTime.parse("2025-11-30") == 1_764_460_800)
+        #expect(WallClockTime.iso8601(unixSeconds: -1, fractionDigits: 0) == "1969-12-31T23:59:59Z")
+        #expect(WallClockTime.parse("2025-13-01") == nil)
+        #expect(WallClockTime.parse("yesterday") == nil)
+    }
+}

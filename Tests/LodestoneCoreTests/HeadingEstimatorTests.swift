@@ -1,0 +1,175 @@
+import Testing
+import LodestoneCore
+import LodestoneSimulation
+
+/// Runs a recording through an estimator and pairs each estimate with the truth heading.
+func estimates(_ recording: SyntheticRecording, settings: HeadingEstimator.Settings)
+    -> [(time: Double, estimate: Double, truth: Double, valid: Bool)] {
+    var recording = recording
+    var estimator = HeadingEstimator(settings: settings)
+    var out: [(Double, Double, Double, Bool)] = []
+    while let s = recording.nextSample() {
+        guard let e = estimator.update(s) else { continue }
+        out.append((s.time, e.magneticHeading, recording.truth.heading(of: settings.forwardAxis.vector), e.isValid))
+    }
+    return out
+}
+
+@Suite struct HeadingEstimatorTests {
+    /// The still parts of a holds profile: from `settle` seconds after each hold starts to its end.
+    static func holdWindows(_ profile: MotionProfile, settle: Double) -> [ClosedRange<Double>] {
+        var start = 0.0, windows: [ClosedRange<Double>] = []
+        for s in profile.segments {
+            if case .hold = s.self, s.duration > settle { windows.append((start + settle)...(start + s.duration)) }
+            start += s.duration
+        }
+        return windows
+    }
+
+    @Test(arguments: ForwardAxis.allCases, [0.0, 30.0, 50.0, 70.0])
+    func noiselessHoldsAreExact(axis: ForwardAxis, tilt: Double) {
+        // Tilt the forward axis itself for ±y, and roll for ±x, so every axis sees the tilt.
+        let profile: MotionProfile
+        if axis == .plusY || axis == .minusY {
+            profile = .holds(tilt: tilt)
+        } else {
+            profile = MotionProfile(MotionProfile.holds(tilt: 0).segments.map { s in
+                guard case .hold(let a, let d) = s else { return s }
+                return .hold(BoardAttitude(heading: a.heading, pitch: tilt / 3, roll: tilt), duration: d)
+            })
+        }
+        var settings = HeadingEstimator.Settings(forwardAxis: axis)
+        settings.smoothing = nil
+        let recording = SyntheticRecording(profile: profile, rate: 50)
+        let windows = Self.holdWindows(profile, settle: 0)
+        var worst = 0.0, checked = 0
+        for r in estimates(recording, settings: settings) where windows.contains(where: { $0.contains(r.time) }) {
+            worst = max(worst, abs(Angle.difference(from: r.truth, to: r.estimate)))
+            #expect(r.valid)
+            checked += 1
+        }
+        #expect(checked > 1000)
+        #expect(worst < 0.01, "axis \(axis.rawValue) tilt \(tilt): worst error \(worst)°")
+    }
+
+    @Test func smoothedNoiselessHoldsConverge() {
+        let profile = MotionProfile.holds(tilt: 40)
+        let windows = Self.holdWindows(profile, settle: 3)
+        let results = estimates(SyntheticRecording(profile: profile, rate: 50), settings: .init())
+        let worst = results.filter { r in windows.contains { $0.contains(r.time) } }
+            .map { abs(Angle.difference(from: $0.truth, to: $0.estimate)) }.max() ?? .infinity
+        #expect(worst < 0.01)
+    }
+
+    @Test(arguments: [10.0, 50.0, 100.0, 400.0])
+    func noisyHoldSettlesWithinTwoSeconds(rate: Double) {
+        // A hold from the very first sample: 0.5 µT and 0.05 m/s² noise, tilted.
+        for (seed, attitude) in [BoardAttitude(heading: 17, pitch: 10), BoardAttitude(heading: 250, pitch: -30, roll: 20),
+                                 BoardAttitude(heading: 359.5, roll: 45)].enumerated() {
+            let recording = SyntheticRecording(profile: MotionProfile([.hold(attitude, duration: 12)]), rate: rate,
+                                               errors: .typical, seed: UInt64(seed + 7))
+            let errors = estimates(recording, settings: .init()).filter { $0.time >= 2 }
+                .map { Angle.difference(from: $0.truth, to: $0.estimate) }
+            let rms = (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
+            #expect(rms < 1, "rate \(rate) Hz, \(attitude): RMS \(rms)° after 2 s")
+        }
+    }
+
+    @Test func noisyHoldsAfterTurnsStayWithinOneDegree() {
+        let profile = MotionProfile.holds(tilt: 35)
+        let windows = Self.holdWindows(profile, settle: 2)
+        let recording = SyntheticRecording(profile: profile, rate: 100, errors: .typical, seed: 3)
+        let errors = estimates(recording, settings: .init()).filter { r in windows.contains { $0.contains(r.time) } }
+            .map { Angle.difference(from: $0.truth, to: $0.estimate) }
+        let rms = (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
+        #expect(rms < 1, "RMS \(rms)°")
+    }
+
+    @Test func smoothingIsContinuousAcrossNorth() {
+        // Sway ±20° around north: the truth crosses 359 ↔ 1 many times.
+        let profile = MotionProfile([.sway(center: BoardAttitude(heading: 0), amplitude: BoardAttitude(heading: 20),
+                                           period: 8, duration: 40)])
+        let results = estimates(SyntheticRecording(profile: profile, rate: 50, errors: .typical), settings: .init())
+        var crossings = 0
+        for (a, b) in zip(results, results.dropFirst()) {
+            #expect(abs(Angle.difference(from: a.estimate, to: b.estimate)) < 3, "jump at \(b.time)")
+            if (a.estimate > 300) != (b.estimate > 300) { crossings += 1 }
+            #expect(b.estimate >= 0 && b.estimate < 360)
+        }
+        #expect(crossings >= 8)
+        let worst = results.filter { $0.time > 2 }.map { abs(Angle.difference(from: $0.truth, to: $0.estimate)) }.max() ?? 99
+        #expect(worst < 5, "worst lag error \(worst)°")
+    }
+
+    @Test func lagStaysBoundedInFastTurns() {
+        // 180°/s yaw: the smoother opens up; the lag stays near its configured bound.
+        let recording = SyntheticRecording(profile: .spin(rate: 180, tilt: 10, duration: 10), rate: 200, errors: .typical)
+        let errors = estimates(recording, settings: .init()).filter { $0.time > 1 }
+            .map { abs(Angle.difference(from: $0.truth, to: $0.estimate)) }
+        let mean = errors.reduce(0, +) / Double(errors.count)
+        #expect(mean < 5, "mean error while spinning \(mean)°")
+    }
+
+    @Test func attitudeMatchesTruthInEnu() {
+        var recording = SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 123, pitch: 25, roll: -40), duration: 1)]))
+        var estimator = HeadingEstimator()
+        while let s = recording.nextSample() { _ = estimator.update(s) }
+        let q = estimator.attitude
+        #expect(abs(abs(q.dot(recording.truth)) - 1) < 1e-12)
+        // Gravity rotated into the earth frame points up.
+        #expect((q.rotate(estimator.smoother.gravity.normalized) - .unitZ).length < 1e-9)
+    }
+
+    @Test func headingIsInvalidWhenForwardAxisIsNearVertical() {
+        var settings = HeadingEstimator.Settings()
+        settings.smoothing = nil
+        for (pitch, valid) in [(85.0, false), (81.0, false), (79.0, true), (-85.0, false)] {
+            let rec = SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 10, pitch: pitch), duration: 0.1)]))
+            let r = estimates(rec, settings: settings)
+            #expect(r.allSatisfy { $0.valid == valid }, "pitch \(pitch)")
+        }
+    }
+
+    @Test func implausibleMagnitudesAreInvalid() {
+        var estimator = HeadingEstimator(settings: .init(smoothing: nil))
+        let still = Vector3(0, 0, 9.81), field = Vector3(0, 20, -40)
+        let ok = estimator.update(SensorSample(time: 0, acceleration: still, magneticField: field))
+        #expect(ok?.isValid == true)
+        let freeFall = estimator.update(SensorSample(time: 0.01, acceleration: Vector3(0, 0, 0.5), magneticField: field))
+        #expect(freeFall?.isValid == false)
+        let magnet = estimator.update(SensorSample(time: 0.02, acceleration: still, magneticField: field * 5))
+        #expect(magnet?.isValid == false)
+        let noField = estimator.update(SensorSample(time: 0.03, acceleration: still, magneticField: field * 0.1))
+        #expect(noField?.isValid == false)
+        #expect(estimator.accuracy(for: noField!) == -1)
+    }
+
+    @Test func nonFiniteSamplesAreIgnoredWithoutPoisoningTheState() {
+        var estimator = HeadingEstimator()
+        let field = Vector3(0, 20, -40)
+        _ = estimator.update(SensorSample(time: 0, acceleration: Vector3(0, 0, 9.81), magneticField: field))
+        #expect(estimator.update(SensorSample(time: 0.01, acceleration: Vector3(.nan, 0, 9.81), magneticField: field)) == nil)
+        #expect(estimator.update(SensorSample(time: 0.02, acceleration: Vector3(0, 0, 9.81), magneticField: Vector3(.infinity, 0, 0))) == nil)
+        let next = estimator.update(SensorSample(time: 0.03, acceleration: Vector3(0, 0, 9.81), magneticField: field))
+        #expect(next.map { abs($0.magneticHeading) < 1e-9 } == true)
+    }
+
+    @Test func accuracyGrowsWithNoiseAndDisturbance() {
+        func accuracy(_ errors: SensorErrorModel, hardIronAfter: Double? = nil) -> Double {
+            var rec = SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 80, pitch: 10), duration: 10)]),
+                                         rate: 50, errors: errors)
+            var estimator = HeadingEstimator()
+            var last = -1.0
+            while var s = rec.nextSample() {
+                if let t = hardIronAfter, s.time > t { s.magneticField += Vector3(15, 0, 0) }
+                if let e = estimator.update(s) { last = estimator.accuracy(for: e) }
+            }
+            return last
+        }
+        let quiet = accuracy(.noiseless), noisy = accuracy(SensorErrorModel(magnetometerNoise: 3, accelerometerNoise: 0.3))
+        let disturbed = accuracy(.noiseless, hardIronAfter: 8)
+        #expect(quiet > 0)
+        #expect(noisy > quiet)
+        #expect(disturbed > quiet + 5, "a 15 µT disturbance should cost degrees: \(disturbed) vs \(quiet)")
+    }
+}

@@ -1,0 +1,53 @@
+import LodestoneCore
+import LodestoneLogs
+
+/// `lodestone replay`: run a recorded log through the pipeline, print NDJSON.
+enum ReplayCommand: Command {
+    static let name = "replay"
+    static let summary = "Replay a recorded log through the heading pipeline and print NDJSON headings."
+    static let usage = "replay FILE [options]"
+    static let discussion = """
+        FILE is a plain CSV log (header time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z
+        with optional gyro_x,gyro_y,gyro_z) or a native Lodestone log; '-' reads standard
+        input. One JSON object is printed per delivered heading with the keys timestamp,
+        magneticHeading, trueHeading, headingAccuracy, x, y, z and attitude.
+        Without FILE, the bundled demo recording is replayed.
+        """
+    static let options: [CommandLineArguments.Option] = PipelineOptions.options + [
+        .flag("skip-bad-lines", "Skip malformed lines instead of stopping; report how many at the end."),
+    ]
+
+    static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
+        let given = try arguments.positionals(required: 0, optional: 1, "FILE").first
+        let path = try given ?? BundledRecording.path()
+        let pipelineOptions = try PipelineOptions(arguments)
+        let reader = try LogReader(path: path, options: .init(skipBadLines: arguments.flag("skip-bad-lines")))
+        if given == nil {
+            Console.note("lodestone: replaying the bundled demo recording \(path) (a SIMULATED board, not a sensor; pass a FILE to replay your own)")
+        }
+        var pipeline = pipelineOptions.makePipeline()
+        let output = OutputStream(fd: 1)
+        var json = JSONLineBuilder()
+        let start = reader.metadata?.startUnixSeconds
+        defer { output.flush() }
+        do {
+            while let sample = try reader.nextSample() {
+                guard let heading = pipeline.process(sample) else { continue }
+                json.appendHeading(heading, wallClockStart: start)
+                if json.bytes.count >= 1 << 15 {
+                    output.write(json.bytes)
+                    json.removeAll()
+                }
+            }
+        } catch {
+            output.write(json.bytes)
+            throw error
+        }
+        output.write(json.bytes)
+        if reader.skippedLineCount > 0 {
+            for e in reader.skippedLines { Console.note("lodestone: skipped \(e)") }
+            Console.error("skipped \(reader.skippedLineCount) bad line(s) in \(path)")
+        }
+        return .success
+    }
+}
