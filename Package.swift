@@ -26,6 +26,8 @@ let package = Package(
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
+        // Runs the built `lodestone` executable end to end.
+        .testTarget(name: "LodestoneCLITests", dependencies: ["lodestone"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+private let header = "time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z"
+/// Flat and still, field pointing north and down: heading 0.
+private let north = "0,0,9.81,0,20,-40"
+
+@Suite struct ReplayCommandTests {
+    let scratch = Scratch()
+
+    @Test func printsOneJSONObjectPerDeliveredHeadingWithCLHeadingKeys() throws {
+        let path = scratch.file("a.csv", "\(header)\n0,\(north)\n0.5,\(north)\n")
+        let r = try CommandRunner.run(["replay", path])
+        #expect(r.status == 0)
+        #expect(r.objects.count == 1) // the second sample did not move: held back by the default 1° filter
+        let h = try #require(r.objects.first)
+        #expect(Set(h.keys) == ["timestamp", "magneticHeading", "trueHeading", "headingAccuracy", "x", "y", "z", "attitude"])
+        #expect(h["trueHeading"] is NSNull)
+        #expect((h["magneticHeading"] as? Double).map { abs($0) < 1e-3 || abs($0 - 360) < 1e-3 } == true)
+        #expect((h["attitude"] as? [Double])?.count == 4)
+        #expect(h["y"] as? Double == 20)
+    }
+
+    @Test func headingFilterZeroDeliversEverySampleAndOptionsTakeEqualsForm() throws {
+        let path = scratch.file("b.csv", "\(header)\n0,\(north)\n0.5,\(north)\n1,\(north)\n")
+        #expect(try CommandRunner.run(["replay", path, "--heading-filter=0"]).objects.count == 3)
+        #expect(try CommandRunner.run(["replay", "--heading-filter", "0", path]).objects.count == 3)
+    }
+
+    @Test func forwardAxisChangesTheReportedHeading() throws {
+        let path = scratch.file("c.csv", "\(header)\n0,\(north)\n")
+        let expected = ["+y": 0.0, "+x": 90.0, "-y": 180.0, "-x": 270.0]
+        for (axis, heading) in expected {
+            let h = try #require(try CommandRunner.run(["replay", path, "--forward", axis]).objects.first)
+            let got = try #require(h["magneticHeading"] as? Double)
+            #expect(abs(got - heading) < 1e-3 || abs(got - heading - 360) < 1e-3, "\(axis): \(got)")
+        }
+    }
+
+    @Test func badLinesStopWithFileLineAndExitCodeOne() throws {
+        let path = scratch.file("bad.csv", "\(header)\n0,\(north)\n1,0,0,9.81,0,20\n2,\(north)\n")
+        let r = try CommandRunner.run(["replay", path, "--heading-filter", "0"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("\(path):3: expected 7 fields as in the header, found 6"))
+        #expect(r.objects.count == 1) // only the good line before it
+    }
+
+    @Test func skipBadLinesReportsTheCount() throws {
+        let path = scratch.file("skip.csv", "\(header)\n0,\(north)\n1,0,0,9.81,0,x,-40\n2,\(north)\n0.5,\(north)\n")
+        let r = try CommandRunner.run(["replay", path, "--skip-bad-lines", "--heading-filter", "0"])
+        #expect(r.status == 0)
+        #expect(r.objects.count == 2)
+        #expect(r.stderr.contains("skipped 2 bad line(s)"))
+        #expect(r.stderr.contains("\(path):3:"))
+    }
+
+    @Test func usageErrorsExitTwoAndNegativeNumbersAreValues() throws {
+        let path = scratch.file("d.csv", "\(header)\n0,\(north)\n")
+        let negative = try CommandRunner.run(["replay", path, "--heading-filter", "-1"])
+        #expect(negative.status == 2)
+        #expect(negative.stderr.contains("--heading-filter must be ≥ 0"))
+        let typo = try CommandRunner.run(["replay", path, "--heading-filtr", "2"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("did you mean --heading-filter?"))
+        #expect(try CommandRunner.run(["replay", path, "--forward", "up"]).status == 2)
+        #expect(try CommandRunner.run(["frobnicate"]).status == 2)
+        #expect(try CommandRunner.run(["replay", scratch.path("missing.csv")]).status == 3)
+    }
+
+    @Test func readsStandardInput() throws {
+        let r = try CommandRunner.run(["replay", "-"], stdin: "\(header)\n0,\(north)\n")
+        #expect(r.status == 0)
+        #expect(r.objects.count == 1)
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try CommandRunner.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("replay") && help.stdout.contains("Exit codes"))
+        let replayHelp = try CommandRunner.run(["help", "replay"])
+        #expect(replayHelp.stdout.contains("--heading-filter DEG"))
+        #expect(try CommandRunner.run(["replay", "--help"]).stdout == replayHelp.stdout)
+        #expect(try CommandRunner.run(["--version"]).stdout.hasPrefix("lodestone "))
+    }
+
+    @Test func simulatedHoldsReplayToTheTruth() throws {
+        // End to end: simulate with truth columns, replay, compare at the end of each hold.
+        let log = scratch.path("holds.lslog")
+        let sim = try CommandRunner.run(["simulate", "-o", log, "--scenario", "holds", "--tilt", "30", "--truth", "--rate", "50"])
+        #expect(sim.status == 0, "\(sim.stderr)")
+        let r = try CommandRunner.run(["replay", log, "--heading-filter", "0"])
+        #expect(r.status == 0)
+        // Holds are 5 s long with 1 s turns between them: hold k ends at 6k + 5 s.
+        let truths = [7.0, 52, 97, 142, 187, 232, 277, 322]
+        for (k, truth) in truths.enumerated() {
+            let end = Double(6 * k + 5)
+            let h = try #require(r.objects.first { abs(($0["timestamp"] as? Double ?? -1) - (end - 0.02)) < 1e-6 })
+            let heading = try #require(h["magneticHeading"] as? Double)
+            let error = abs((heading - truth + 540).truncatingRemainder(dividingBy: 360) - 180)
+            #expect(error < 1, "hold \(k): \(heading) vs \(truth)")
+        }
+    }
+
+    @Test func bundledDemoIsLabelled() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let r = try CommandRunner.run(["replay"], currentDirectory: root)
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("SIMULATED board"))
+        #expect(r.objects.count > 50)
+    }
+}

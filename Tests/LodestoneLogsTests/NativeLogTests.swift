@@ -1,0 +1,93 @@
+import Testing
+import LodestoneCore
+import LodestoneLogs
+import LodestoneSimulation
+
+@Suite struct NativeLogTests {
+    let dir = TemporaryDirectory()
+
+    @Test func roundTripIsBitExactAndKeepsMetadata() throws {
+        let path = dir.path("rec.lslog")
+        let meta = LogMetadata(start: "2026-11-30T04:00:00.250Z", rate: 100, source: "test",
+                               device: .object(["magnetometer": .string("lis3mdl")]))
+        var rec = SyntheticRecording(profile: .demo, rate: 20, errors: .typical, includesGyroscope: true)
+        var written: [SensorSample] = []
+        let writer = try LogWriter(path: path, metadata: meta, gyroscope: true)
+        while let s = rec.nextSample() {
+            try writer.write(s)
+            written.append(s)
+        }
+        try writer.finish()
+
+        let reader = try LogReader(path: path)
+        #expect(reader.format == .native)
+        #expect(reader.metadata == meta)
+        #expect(reader.metadata?.startUnixSeconds == 1_796_011_200.25 /* Python datetime */)
+        var read: [SensorSample] = []
+        while let s = try reader.nextSample() { read.append(s) }
+        #expect(read == written) // every Double survives text exactly
+    }
+
+    @Test func appendingContinuesTheLogAndChecksColumns() throws {
+        let path = dir.path("append.lslog")
+        let meta = LogMetadata(start: "2026-11-30T04:00:00Z")
+        let s0 = SensorSample(time: 0, acceleration: Vector3(0, 0, 9.81), magneticField: Vector3(20, 0, -40))
+        do {
+            let w = try LogWriter(path: path, metadata: meta, gyroscope: false)
+            try w.write(s0)
+            try w.finish()
+        }
+        var s1 = s0, early = s0
+        s1.time = 5
+        early.time = -1
+        do {
+            let w = try LogWriter(path: path, metadata: meta, gyroscope: false, append: true)
+            #expect(throws: LogError.self) { try w.write(early) } // before the log's end
+            try w.write(s1)
+            try w.finish()
+        }
+        let r = try LogReader(path: path)
+        #expect(try r.nextSample() == s0)
+        #expect(try r.nextSample() == s1)
+        #expect(try r.nextSample() == nil)
+        #expect(throws: LogError.self) { _ = try LogWriter(path: path, metadata: meta, gyroscope: true, append: true) }
+    }
+
+    @Test func unitsInMetadataAreConverted() throws {
+        let path = dir.file("units.lslog", """
+            # lodestone-log 1
+            # {"units":{"time":"ms","acceleration":"g","magneticField":"G","angularRate":"deg/s"}}
+            time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z,gyro_x,gyro_y,gyro_z
+            1500,0,0,1,0.2,0,-0.4,180,0,0
+
+            """)
+        let s = try #require(try LogReader(path: path).nextSample())
+        #expect(s.time == 1.5)
+        #expect(s.acceleration.z == 9.80665)
+        #expect(s.magneticField == Vector3(20, 0, -40))
+        #expect(abs(s.angularRate!.x - Double.pi) < 1e-15)
+    }
+
+    @Test func badMetadataIsRejected() {
+        let cases = [
+            "# lodestone-log 2\n# {}\n",
+            "# lodestone-log 1\n# {not json\n",
+            "# lodestone-log 1\n# {\"units\":{\"time\":\"s\",\"acceleration\":\"furlongs\",\"magneticField\":\"uT\",\"angularRate\":\"rad/s\"}}\n",
+        ]
+        for (i, text) in cases.enumerated() {
+            let path = dir.file("bad\(i).lslog", text)
+            #expect(throws: LogError.self) { _ = try LogReader(path: path) }
+        }
+    }
+
+    @Test func plainCSVWriterOutputReadsBack() throws {
+        let path = dir.path("plain.csv")
+        let w = try LogWriter(path: path, metadata: nil, gyroscope: false)
+        let s = SensorSample(time: 0.125, acceleration: Vector3(0.1, 0.2, 9.7), magneticField: Vector3(1e-5, -0.0, 33.3))
+        try w.write(s)
+        try w.finish()
+        let r = try LogReader(path: path)
+        #expect(r.format == .plainCSV)
+        #expect(try r.nextSample() == s)
+    }
+}
