@@ -33,7 +33,7 @@ public struct AdaptiveSmoother: Sendable {
     public let settings: Settings
     let minimumOmega: Double // 2π·minimumCutoff
     let betaOmega: Double    // 2π·β, per rad/s
-    let rateOmega: Double
+    let rateTau: Double // 1 / (2π·rateCutoff)
 
     /// Filtered gravity (specific force) and field, body frame.
     public private(set) var gravity: Vector3 = .zero
@@ -52,7 +52,7 @@ public struct AdaptiveSmoother: Sendable {
         minimumOmega = 2 * Double.pi * settings.minimumCutoff
         // β = 1 / (2π · lag) Hz per rad/s, so 2πβ = 1 / lag.
         betaOmega = 1 / (settings.maximumLag * Angle.radiansPerDegree)
-        rateOmega = 2 * Double.pi * settings.rateCutoff
+        rateTau = 1 / (2 * Double.pi * settings.rateCutoff)
     }
 
     /// A pass-through filter: every step takes the new sample as is.
@@ -85,11 +85,14 @@ public struct AdaptiveSmoother: Sendable {
         lastAlpha = alpha
         let oldUp = up, oldEast = east
         guard directions() else { return }
-        let rate = ((up - oldUp).squaredLength + (east - oldEast).squaredLength).squareRoot() / dt
-        rotationRate += (rate - rotationRate) * (dt * rateOmega / (1 + dt * rateOmega))
+        let invDt = 1 / dt
+        let rate = ((up - oldUp).squaredLength + (east - oldEast).squaredLength).squareRoot() * invDt
+        // First-order low-pass at rateCutoff, in the form α = 1 / (1 + τ/dt).
+        rotationRate += (rate - rotationRate) / (1 + rateTau * invDt)
     }
 
     /// Recomputes `up` and `east`; false when they are undefined.
+    @inline(__always)
     mutating func directions() -> Bool {
         let g2 = gravity.squaredLength
         guard g2 > 0 else { return false }

@@ -42,13 +42,20 @@ public struct HeadingAccuracyEstimator: Sendable {
     /// Mean squared innovation of field (µT²) and acceleration ((m/s²)²) against the smoothed vectors.
     public private(set) var fieldNoisePower = 0.0
     public private(set) var accelerationNoisePower = 0.0
-    /// Field strength learned from the data, µT.
-    public private(set) var learnedFieldStrength = 0.0
+    /// Mean squared field strength learned from the data, µT².
+    private var learnedFieldPower = 0.0
     private var started = false
+    private let noiseRate: Double
+    private let fieldRate: Double
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
+        noiseRate = 1 / settings.noiseTimeConstant
+        fieldRate = 1 / settings.fieldStrengthTimeConstant
     }
+
+    /// Field strength learned from the data, µT.
+    public var learnedFieldStrength: Double { learnedFieldPower.squareRoot() }
 
     /// Standard gravity, m/s².
     public static let standardGravity = 9.80665
@@ -56,22 +63,17 @@ public struct HeadingAccuracyEstimator: Sendable {
     /// Records one sample's innovation against the smoothed vectors.
     public mutating func record(field: Vector3, smoothedField: Vector3,
                                 acceleration: Vector3, smoothedGravity: Vector3, dt: Double) {
-        let fieldPower = (field - smoothedField).squaredLength
-        let accelerationPower = (acceleration - smoothedGravity).squaredLength
-        recordPowers(fieldPower, accelerationPower, strength: smoothedField.length, dt: dt)
-    }
-
-    mutating func recordPowers(_ fieldPower: Double, _ accelerationPower: Double, strength: Double, dt: Double) {
+        let strength = smoothedField.squaredLength
         guard started else {
             started = true
-            learnedFieldStrength = strength
+            learnedFieldPower = strength
             return
         }
         guard dt > 0 else { return }
-        let a = min(1, dt / settings.noiseTimeConstant)
-        fieldNoisePower += (fieldPower - fieldNoisePower) * a
-        accelerationNoisePower += (accelerationPower - accelerationNoisePower) * a
-        learnedFieldStrength += (strength - learnedFieldStrength) * min(1, dt / settings.fieldStrengthTimeConstant)
+        let a = min(1, dt * noiseRate)
+        fieldNoisePower += ((field - smoothedField).squaredLength - fieldNoisePower) * a
+        accelerationNoisePower += ((acceleration - smoothedGravity).squaredLength - accelerationNoisePower) * a
+        learnedFieldPower += (strength - learnedFieldPower) * min(1, dt * fieldRate)
     }
 
     /// The expected field strength in µT: configured, or learned.

@@ -88,13 +88,11 @@ public struct HeadingEstimator: Sendable {
                                  acceleration: a, smoothedGravity: smoother.gravity, dt: dt)
         let up = smoother.up, east = smoother.east
         let north = up.cross(east)
-        var heading = atan2(east.dot(axis), north.dot(axis)) * Angle.degreesPerRadian
-        if heading < 0 { heading += 360 }
-        if heading >= 360 { heading = 0 }
+        let direction = HeadingDirection(east: east.dot(axis), north: north.dot(axis))
         let valid = abs(up.dot(axis)) < maximumAxisUp
             && fieldRange2.contains(smoother.field.squaredLength)
             && gravityRange2.contains(smoother.gravity.squaredLength)
-        return HeadingEstimate(time: sample.time, magneticHeading: heading, field: m, isValid: valid)
+        return HeadingEstimate(time: sample.time, direction: direction, field: m, isValid: valid)
     }
 
     /// Attitude of the smoothed state, body → ENU with north = magnetic north.

@@ -3,24 +3,42 @@
 ///
 /// The first heading is always delivered; a threshold of 0 delivers every
 /// heading. Distances are measured the short way round, so 359° → 1° is 2°.
+/// Internally directions are compared by the cosine of the angle between
+/// them, which needs no trigonometry per sample.
 @frozen
 public struct HeadingFilter: Hashable, Sendable {
     /// Minimum change in degrees; Core Location's default is 1.
-    public var threshold: Double
-    public private(set) var lastDelivered: Double?
+    public let threshold: Double
+    public private(set) var lastDelivered: HeadingDirection?
+    private let cosineLimit: Double
 
     public init(threshold: Double = 1) {
         precondition(threshold >= 0 && threshold.isFinite, "headingFilter must be a finite number ≥ 0")
         self.threshold = threshold
+        // A 1e-12 slack in the cosine (far below 0.001° of angle) keeps an exact
+        // N° move from being lost to rounding.
+        // No two headings are more than 180° apart: a larger threshold holds every later heading.
+        if threshold == 0 {
+            cosineLimit = .infinity
+        } else if threshold > 180 {
+            cosineLimit = -.infinity
+        } else {
+            cosineLimit = HeadingDirection(degrees: threshold).north + 1e-12
+        }
     }
 
-    /// Whether `heading` should be delivered; records it when it is.
-    public mutating func shouldDeliver(_ heading: Double) -> Bool {
-        if let last = lastDelivered, abs(Angle.difference(from: last, to: heading)) < threshold {
+    /// Whether `direction` should be delivered; records it when it is.
+    public mutating func shouldDeliver(_ direction: HeadingDirection) -> Bool {
+        if let last = lastDelivered, direction.cosine(to: last) > cosineLimit {
             return false
         }
-        lastDelivered = heading
+        lastDelivered = direction
         return true
+    }
+
+    /// Whether a heading in degrees should be delivered; records it when it is.
+    public mutating func shouldDeliver(degrees: Double) -> Bool {
+        shouldDeliver(HeadingDirection(degrees: degrees))
     }
 
     /// Forgets the last delivered heading, so the next one is delivered.

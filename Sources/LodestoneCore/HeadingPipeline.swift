@@ -20,7 +20,7 @@ public struct HeadingPipeline: Sendable {
 
     /// The heading to deliver for this sample, or nil when the filter holds it back.
     public mutating func process(_ sample: SensorSample) -> Heading? {
-        guard let estimate = estimator.update(sample), filter.shouldDeliver(estimate.magneticHeading) else {
+        guard let estimate = estimator.update(sample), filter.shouldDeliver(estimate.direction) else {
             return nil
         }
         return complete(estimate)
@@ -28,9 +28,10 @@ public struct HeadingPipeline: Sendable {
 
     /// A full ``Heading`` for an estimate of the current state.
     public func complete(_ estimate: HeadingEstimate) -> Heading {
-        Heading(timestamp: estimate.time,
-                magneticHeading: estimate.magneticHeading,
-                trueHeading: declination?.trueHeading(fromMagnetic: estimate.magneticHeading),
+        let magnetic = estimate.magneticHeading
+        return Heading(timestamp: estimate.time,
+                magneticHeading: magnetic,
+                trueHeading: declination?.trueHeading(fromMagnetic: magnetic),
                 headingAccuracy: estimator.accuracy(for: estimate),
                 declination: declination,
                 x: estimate.field.x, y: estimate.field.y, z: estimate.field.z,

@@ -6,8 +6,9 @@
 /// the standard library's correctly rounded parser, so every input gets the
 /// same `Double` that `Double(String)` would give.
 public enum DecimalParser {
-    @usableFromInline
-    static let powersOfTen: [Double] = (0...22).map { e in
+    /// 10^e for 0 ≤ e ≤ 22, exactly: every partial product is an exact `Double`.
+    @inline(__always)
+    static func powerOfTen(_ e: Int) -> Double {
         var p = 1.0
         for _ in 0..<e { p *= 10 }
         return p
@@ -15,64 +16,61 @@ public enum DecimalParser {
 
     /// Parses `bytes` (surrounding spaces allowed); nil when it is not a number.
     /// `nan` and `inf` parse (as non-finite values) so callers can say so.
-    @inlinable
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        var i = 0, n = bytes.count
-        while i < n, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
-        while n > i, bytes[n - 1] == 0x20 || bytes[n - 1] == 0x09 { n -= 1 }
-        guard i < n else { return nil }
-        let first = i
+        guard var p = bytes.baseAddress else { return nil }
+        var end = p + bytes.count
+        while p < end, p.pointee == 0x20 || p.pointee == 0x09 { p += 1 }
+        while end > p, end[-1] == 0x20 || end[-1] == 0x09 { end -= 1 }
+        guard p < end else { return nil }
+        let first = p
         var negative = false
-        if bytes[i] == 0x2D { negative = true; i += 1 } else if bytes[i] == 0x2B { i += 1 }
+        if p.pointee == 0x2D { negative = true; p += 1 } else if p.pointee == 0x2B { p += 1 }
         var mantissa: UInt64 = 0
-        var digits = 0, fractionDigits = 0, sawDigit = false
-        while i < n, bytes[i] &- 0x30 < 10 {
-            if mantissa != 0 || bytes[i] != 0x30 { digits += 1 }
-            mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 0x30)
-            sawDigit = true
-            i += 1
+        var significant = 0, fractionDigits = 0
+        let digitsStart = p
+        while p < end, p.pointee &- 0x30 < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(p.pointee &- 0x30)
+            if mantissa != 0 { significant += 1 }
+            p += 1
         }
-        if i < n, bytes[i] == 0x2E {
-            i += 1
-            while i < n, bytes[i] &- 0x30 < 10 {
-                if mantissa != 0 || bytes[i] != 0x30 { digits += 1 }
-                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- 0x30)
-                fractionDigits += 1
-                sawDigit = true
-                i += 1
+        var sawDigit = p > digitsStart
+        if p < end, p.pointee == 0x2E {
+            p += 1
+            let fractionStart = p
+            while p < end, p.pointee &- 0x30 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(p.pointee &- 0x30)
+                if mantissa != 0 { significant += 1 }
+                p += 1
             }
+            fractionDigits = p - fractionStart
+            sawDigit = sawDigit || fractionDigits > 0
         }
         var exponent = 0
-        if sawDigit, i < n, bytes[i] | 0x20 == 0x65 {
-            i += 1
+        if sawDigit, p < end, p.pointee | 0x20 == 0x65 {
+            p += 1
             var expNegative = false
-            if i < n, bytes[i] == 0x2D { expNegative = true; i += 1 } else if i < n, bytes[i] == 0x2B { i += 1 }
-            var sawExpDigit = false
-            while i < n, bytes[i] &- 0x30 < 10 {
-                if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[i] &- 0x30) }
-                sawExpDigit = true
-                i += 1
+            if p < end, p.pointee == 0x2D { expNegative = true; p += 1 } else if p < end, p.pointee == 0x2B { p += 1 }
+            let expStart = p
+            while p < end, p.pointee &- 0x30 < 10 {
+                if exponent < 100_000 { exponent = exponent &* 10 &+ Int(p.pointee &- 0x30) }
+                p += 1
             }
-            guard sawExpDigit else { return nil }
+            guard p > expStart else { return nil }
             if expNegative { exponent = -exponent }
         }
-        guard sawDigit, i == n, digits <= 15 else {
-            return slowParse(UnsafeBufferPointer(rebasing: bytes[first..<n]))
-        }
         let scale = exponent - fractionDigits
+        guard sawDigit, p == end, significant <= 15, scale >= -22, scale <= 22 else {
+            return slowParse(UnsafeBufferPointer(start: first, count: end - first))
+        }
         var value = Double(mantissa)
-        if scale == 0 {
-        } else if scale > 0, scale <= 22 {
-            value *= powersOfTen[scale]
-        } else if scale < 0, scale >= -22 {
-            value /= powersOfTen[-scale]
-        } else {
-            return slowParse(UnsafeBufferPointer(rebasing: bytes[first..<n]))
+        if scale > 0 {
+            value *= powerOfTen(scale)
+        } else if scale < 0 {
+            value /= powerOfTen(-scale)
         }
         return negative ? -value : value
     }
 
-    @usableFromInline
     static func slowParse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         Double(String(decoding: bytes, as: UTF8.self))
     }

@@ -4,7 +4,7 @@ extension JSONLineBuilder {
     /// Appends one heading as an NDJSON line with CLHeading's field names.
     ///
     /// `wallClockStart` (Unix seconds of `timestamp` 0) adds an ISO 8601 `time`.
-    public mutating func appendHeading(_ h: Heading, wallClockStart: Double? = nil) {
+    public func appendHeading(_ h: Heading, wallClockStart: Double? = nil) {
         beginObject()
         number("timestamp", h.timestamp, decimals: 6)
         if let start = wallClockStart {
@@ -20,7 +20,7 @@ extension JSONLineBuilder {
         number("y", h.y, decimals: 3)
         number("z", h.z, decimals: 3)
         let q = h.attitude
-        numbers("attitude", [q.w, q.x, q.y, q.z], decimals: 6)
+        quaternion("attitude", q.w, q.x, q.y, q.z, decimals: 6)
         endObject()
     }
 }

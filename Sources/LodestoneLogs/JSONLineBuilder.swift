@@ -1,130 +1,209 @@
-/// Builds one JSON object per line into a reusable byte buffer, fast.
+/// Builds JSON objects, one per line, into a reusable byte buffer, fast.
 ///
 /// Numbers are written with a fixed number of decimals (rounded half away
 /// from zero), which keeps output stable and avoids allocating a `String` per
-/// value; non-finite numbers become `null`.
-public struct JSONLineBuilder: Sendable {
-    public private(set) var bytes: [UInt8] = []
-    private var needsComma = false
+/// value; non-finite numbers become `null`. Bytes go straight into raw
+/// storage that grows when needed, so a line costs no allocation.
+public final class JSONLineBuilder {
+    // Touched for every byte: dynamic exclusivity checks would dominate.
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    /// Bytes written so far.
+    @exclusivity(unchecked) public private(set) var count = 0
+    @exclusivity(unchecked) private var needsComma = false
 
     public init(capacity: Int = 1 << 16) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 1024)
+        storage = .allocate(capacity: self.capacity)
     }
 
-    public mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+    deinit { storage.deallocate() }
+
+    /// The bytes written so far; valid until the next write.
+    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+
+    /// The text written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    public func removeAll() {
+        count = 0
     }
 
-    public mutating func beginObject() {
-        bytes.append(0x7B)
+    /// Makes room for `n` more bytes.
+    @inline(__always)
+    private func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        bigger.update(from: storage, count: count)
+        storage.deallocate()
+        storage = bigger
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private func put(_ byte: UInt8) {
+        reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    private func put(_ buffer: UnsafeRawBufferPointer) {
+        reserve(buffer.count)
+        UnsafeMutableRawPointer(storage + count).copyMemory(from: buffer.baseAddress!, byteCount: buffer.count)
+        count += buffer.count
+    }
+
+    private func put(_ s: StaticString) {
+        s.withUTF8Buffer { put(UnsafeRawBufferPointer($0)) }
+    }
+
+    public func beginObject() {
+        put(0x7B)
         needsComma = false
     }
 
     /// Closes the object and ends the line.
-    public mutating func endObject() {
-        bytes.append(0x7D)
-        bytes.append(0x0A)
+    public func endObject() {
+        put(0x7D)
+        put(0x0A)
     }
 
-    private mutating func key(_ name: StaticString) {
-        if needsComma { bytes.append(0x2C) }
+    private func key(_ name: StaticString) {
+        reserve(name.utf8CodeUnitCount + 4)
+        if needsComma {
+            storage[count] = 0x2C
+            count += 1
+        }
         needsComma = true
-        bytes.append(0x22)
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(0x22)
-        bytes.append(0x3A)
+        storage[count] = 0x22
+        count += 1
+        name.withUTF8Buffer { UnsafeMutableRawPointer(storage + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        count += name.utf8CodeUnitCount
+        storage[count] = 0x22
+        storage[count + 1] = 0x3A
+        count += 2
     }
 
-    public mutating func number(_ name: StaticString, _ value: Double, decimals: Int) {
+    public func number(_ name: StaticString, _ value: Double, decimals: Int) {
         key(name)
         appendNumber(value, decimals: decimals)
     }
 
-    public mutating func number(_ name: StaticString, _ value: Double?, decimals: Int) {
+    public func number(_ name: StaticString, _ value: Double?, decimals: Int) {
         key(name)
-        if let value { appendNumber(value, decimals: decimals) } else { appendNull() }
+        if let value { appendNumber(value, decimals: decimals) } else { put("null") }
     }
 
-    public mutating func integer(_ name: StaticString, _ value: Int) {
+    public func integer(_ name: StaticString, _ value: Int) {
         key(name)
-        bytes.append(contentsOf: String(value).utf8)
+        var s = String(value)
+        s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 
-    public mutating func bool(_ name: StaticString, _ value: Bool) {
+    public func bool(_ name: StaticString, _ value: Bool) {
         key(name)
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        put(value ? "true" : "false")
     }
 
-    public mutating func string(_ name: StaticString, _ value: String?) {
+    public func string(_ name: StaticString, _ value: String?) {
         key(name)
-        guard let value else { return appendNull() }
+        guard let value else { return put("null") }
         appendString(value)
     }
 
-    public mutating func numbers(_ name: StaticString, _ values: [Double], decimals: Int) {
+    public func numbers(_ name: StaticString, _ values: [Double], decimals: Int) {
         key(name)
-        bytes.append(0x5B)
+        put(0x5B)
         for (i, v) in values.enumerated() {
-            if i > 0 { bytes.append(0x2C) }
+            if i > 0 { put(0x2C) }
             appendNumber(v, decimals: decimals)
         }
-        bytes.append(0x5D)
+        put(0x5D)
+    }
+
+    /// A four-number array, without allocating one.
+    public func quaternion(_ name: StaticString, _ a: Double, _ b: Double, _ c: Double, _ d: Double, decimals: Int) {
+        key(name)
+        put(0x5B)
+        appendNumber(a, decimals: decimals)
+        put(0x2C)
+        appendNumber(b, decimals: decimals)
+        put(0x2C)
+        appendNumber(c, decimals: decimals)
+        put(0x2C)
+        appendNumber(d, decimals: decimals)
+        put(0x5D)
     }
 
     /// Appends pre-encoded JSON as the value of `name`.
-    public mutating func raw(_ name: StaticString, _ json: String) {
+    public func raw(_ name: StaticString, _ json: String) {
         key(name)
-        bytes.append(contentsOf: json.utf8)
+        var s = json
+        s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func appendNull() {
-        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-    }
-
-    private mutating func appendString(_ s: String) {
-        bytes.append(0x22)
+    private func appendString(_ s: String) {
+        put(0x22)
         for u in s.utf8 {
             switch u {
-            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0x22: put("\\\"")
+            case 0x5C: put("\\\\")
+            case 0x0A: put("\\n")
+            case 0x0D: put("\\r")
+            case 0x09: put("\\t")
             case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(u >> 4)], hex[Int(u & 15)]])
-            default: bytes.append(u)
+                let hex: StaticString = "0123456789abcdef"
+                put("\\u00")
+                hex.withUTF8Buffer { h in
+                    put(h[Int(u >> 4)])
+                    put(h[Int(u & 15)])
+                }
+            default: put(u)
             }
         }
-        bytes.append(0x22)
+        put(0x22)
     }
 
-    private static let scales: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
-
     /// Appends `value` with `decimals` digits after the point (0…9).
-    public mutating func appendNumber(_ value: Double, decimals: Int) {
-        guard value.isFinite else { return appendNull() }
+    public func appendNumber(_ value: Double, decimals: Int) {
+        guard value.isFinite else { return put("null") }
         let d = max(0, min(9, decimals))
-        let scaled = (abs(value) * Self.scales[d]).rounded(.toNearestOrAwayFromZero)
+        var unit = 1.0
+        for _ in 0..<d { unit *= 10 }
+        let scaled = (abs(value) * unit).rounded(.toNearestOrAwayFromZero)
         guard scaled < 9.0e18 else {
-            bytes.append(contentsOf: "\(value)".utf8)
-            return
+            var s = "\(value)"
+            return s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         }
         var n = UInt64(scaled)
-        if value < 0, n != 0 { bytes.append(0x2D) }
-        // Digits, least significant first, into a fixed stack buffer.
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        reserve(32)
+        // Digits go right to left into a small stack buffer, then out in one copy.
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &buffer) { raw in
-            var count = 0
+            var i = 32
+            var written = 0
             repeat {
-                raw[count] = UInt8(truncatingIfNeeded: n % 10) &+ 0x30
+                if written == d, d > 0 {
+                    i -= 1
+                    raw[i] = 0x2E
+                }
+                i -= 1
+                raw[i] = UInt8(truncatingIfNeeded: n % 10) &+ 0x30
                 n /= 10
-                count += 1
-            } while n > 0 || count <= d
-            for i in stride(from: count - 1, through: 0, by: -1) {
-                bytes.append(raw[i])
-                if i == d, d > 0 { bytes.append(0x2E) }
+                written += 1
+            } while n > 0 || written <= d
+            if value < 0, scaled != 0 {
+                i -= 1
+                raw[i] = 0x2D
             }
+            let length = 32 - i
+            UnsafeMutableRawPointer(storage + count).copyMemory(from: raw.baseAddress! + i, byteCount: length)
+            count += length
         }
     }
 }

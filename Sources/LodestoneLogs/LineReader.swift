@@ -11,14 +11,15 @@ import Darwin
 final class LineReader {
     private let fd: Int32
     private let ownsDescriptor: Bool
-    private var buffer: UnsafeMutableBufferPointer<UInt8>
-    private var start = 0
-    private var end = 0
-    private var atEOF = false
+    // Hot per-line state: dynamic exclusivity checks would cost more than the work.
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEOF = false
     /// Longest accepted line in bytes.
     let maximumLineLength: Int
     /// 1-based number of the line last returned.
-    private(set) var lineNumber = 0
+    @exclusivity(unchecked) private(set) var lineNumber = 0
 
     enum Failure: Error {
         case lineTooLong

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LodestoneCore
 
 /// Streams samples from a plain CSV or native Lodestone log, in constant memory.
@@ -34,18 +41,20 @@ public final class LogReader: SensorSource {
     public private(set) var columns: [String] = []
     public private(set) var hasGyroscope = false
     /// Values of ``Options/extraColumns`` for the last sample returned (may be non-finite).
-    public private(set) var extraValues: [Double]
+    public var extraValues: [Double] { Array(UnsafeBufferPointer(start: slots + 10, count: options.extraColumns.count)) }
     /// Bad lines skipped so far, and the first few of them.
     public private(set) var skippedLineCount = 0
     public private(set) var skippedLines: [LogError] = []
-    public private(set) var sampleCount = 0
+    @exclusivity(unchecked) public private(set) var sampleCount = 0
 
     private let reader: LineReader
     /// For each file column: -1 ignore, 0 time, 1…9 accel/mag/gyro, 10+ extras.
-    private var roles: [Int] = []
-    private var scales = [Double](repeating: 1, count: 10)
-    private var values = [Double](repeating: 0, count: 10)
-    private var lastTime = -Double.infinity
+    @exclusivity(unchecked) private var roles = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    /// Unit conversion factor of each of the ten sample slots.
+    private let scales: UnsafeMutablePointer<Double>
+    /// Parsed values: ten sample slots, then the extras.
+    private let slots: UnsafeMutablePointer<Double>
+    @exclusivity(unchecked) private var lastTime = -Double.infinity
 
     private static let roleNames = LogColumns.required + LogColumns.angularRate
 
@@ -53,13 +62,22 @@ public final class LogReader: SensorSource {
     public init(path: String, options: Options = Options()) throws(LogError) {
         self.path = path
         self.options = options
-        extraValues = [Double](repeating: .nan, count: options.extraColumns.count)
+        scales = .allocate(capacity: 10)
+        scales.initialize(repeating: 1, count: 10)
+        slots = .allocate(capacity: 10 + options.extraColumns.count)
+        slots.initialize(repeating: .nan, count: 10 + options.extraColumns.count)
         do {
             reader = try LineReader(path: path)
         } catch {
             throw LogError(.cannotOpen, file: path, "cannot open: \(error.explanation)")
         }
         try readHeader()
+    }
+
+    deinit {
+        scales.deallocate()
+        slots.deallocate()
+        roles.deallocate()
     }
 
     private var displayName: String { path == "-" ? "<stdin>" : path }
@@ -126,7 +144,7 @@ public final class LogReader: SensorSource {
             throw failure(.unsupportedUnit, line: reader.lineNumber,
                         "unsupported unit in \(meta.units); use s, m/s^2 or g, uT/nT/G, rad/s or deg/s")
         }
-        scales = [t, a, a, a, m, m, m, g, g, g]
+        for (i, f) in [t, a, a, a, m, m, m, g, g, g].enumerated() { scales[i] = f }
         metadata = meta
     }
 
@@ -158,10 +176,15 @@ public final class LogReader: SensorSource {
         }
         hasGyroscope = gyroFound.count == 3
         columns = names
-        roles = names.map { name in
-            if let r = Self.roleNames.firstIndex(of: name) { return r }
-            if let e = options.extraColumns.firstIndex(where: { $0.lowercased() == name }) { return 10 + e }
-            return -1
+        roles = .allocate(capacity: names.count)
+        for (i, name) in names.enumerated() {
+            if let r = Self.roleNames.firstIndex(of: name) {
+                roles[i] = r
+            } else if let e = options.extraColumns.firstIndex(where: { $0.lowercased() == name }) {
+                roles[i] = 10 + e
+            } else {
+                roles[i] = -1
+            }
         }
     }
 
@@ -178,7 +201,7 @@ public final class LogReader: SensorSource {
                 continue
             }
             sampleCount += 1
-            let v = values
+            let v = slots
             return SensorSample(time: v[0],
                                 acceleration: Vector3(v[1], v[2], v[3]),
                                 magneticField: Vector3(v[4], v[5], v[6]),
@@ -191,39 +214,44 @@ public final class LogReader: SensorSource {
     }
 
     private func parse(_ line: UnsafeBufferPointer<UInt8>) throws(LogError) {
-        var column = 0, fieldStart = 0
-        let count = line.count
-        var i = 0
+        let roles = self.roles, columnCount = roles.count
+        guard let base = line.baseAddress else {
+            throw failure(.wrongColumnCount, line: reader.lineNumber, "expected \(columnCount) fields as in the header, found 0")
+        }
+        let end = base + line.count
+        var fieldStart = base
+        var column = 0
         while true {
-            if i == count || line[i] == 0x2C {
-                if column < roles.count {
-                    let role = roles[column]
-                    if role >= 0 {
-                        let field = UnsafeBufferPointer(rebasing: line[fieldStart..<i])
-                        guard let value = DecimalParser.parse(field) else {
-                            throw fieldError(.notANumber, column: column, field: field, "is not a number")
+            // Find the end of this field: the next comma or the end of the line.
+            let rest = end - fieldStart
+            let comma = rest > 0 ? memchr(fieldStart, 0x2C, rest).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } : nil
+            let fieldEnd = comma ?? end
+            if column < columnCount {
+                let role = roles[column]
+                if role >= 0 {
+                    let field = UnsafeBufferPointer(start: fieldStart, count: fieldEnd - fieldStart)
+                    guard let value = DecimalParser.parse(field) else {
+                        throw fieldError(.notANumber, column: column, field: field, "is not a number")
+                    }
+                    if role < 10 {
+                        guard value.isFinite else {
+                            throw fieldError(.notFinite, column: column, field: field, "is not a finite number")
                         }
-                        if role < 10 {
-                            guard value.isFinite else {
-                                throw fieldError(.notFinite, column: column, field: field, "is not a finite number")
-                            }
-                            values[role] = value * scales[role]
-                        } else {
-                            extraValues[role - 10] = value
-                        }
+                        slots[role] = value * scales[role]
+                    } else {
+                        slots[role] = value
                     }
                 }
-                column += 1
-                if i == count { break }
-                fieldStart = i + 1
             }
-            i += 1
+            column += 1
+            guard let comma else { break }
+            fieldStart = comma + 1
         }
-        guard column == roles.count else {
+        guard column == columnCount else {
             throw failure(.wrongColumnCount, line: reader.lineNumber,
-                        "expected \(roles.count) fields as in the header, found \(column)")
+                        "expected \(columnCount) fields as in the header, found \(column)")
         }
-        let t = values[0]
+        let t = slots[0]
         guard t >= lastTime else {
             throw failure(.timeWentBackwards, line: reader.lineNumber,
                         "time goes backwards: \(t) s after \(lastTime) s; samples must be in time order")

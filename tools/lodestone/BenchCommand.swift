@@ -1,8 +1,203 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LodestoneCore
+import LodestoneLogs
+import LodestoneSimulation
+
+/// `lodestone bench`: speed of the pipeline and of replay, measured here and now.
 enum BenchCommand: Command {
     static let name = "bench"
-    static let summary = "Measure the speed of the pipeline (build with -c release)."
+    static let summary = "Measure pipeline speed, replay throughput and memory (use a release build)."
     static let usage = "bench [options]"
-    static let discussion = ""
-    static let options: [CommandLineArguments.Option] = []
-    static func run(_ arguments: CommandLineArguments) throws -> ExitCode { .success }
+    static let discussion = """
+        core    ns per sample of the core step: calibration + tilt-compensated heading
+                + smoothing + headingFilter (default 1°), on 1 M moving, noisy samples.
+        replay  samples per second of CSV parsing + pipeline + NDJSON output, on a
+                generated 1 M-sample file; and the peak RSS of 'lodestone replay' on
+                1 M and 4 M samples (it must not grow with the file).
+        Build first with: swift build -c release
+        """
+    static let options: [CommandLineArguments.Option] = [
+        .value("only", "NAMES", "Comma-separated subset: core, replay."),
+        .value("samples", "N", "Samples per benchmark (default 1000000)."),
+        .value("directory", "DIR", "Where to write the generated logs (default /tmp)."),
+    ]
+
+    static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
+        _ = try arguments.positionals(required: 0, "")
+        let only = Set((arguments.string("only") ?? "core,replay").split(separator: ",").map(String.init))
+        let samples = try arguments.integer("samples", minimum: 1000) ?? 1_000_000
+        let directory = arguments.string("directory") ?? "/tmp"
+        #if DEBUG
+        Console.error("warning: this is a debug build; figures are meaningless. Run: swift build -c release && .build/release/lodestone bench")
+        #endif
+        print("lodestone bench — \(hostDescription())")
+        if only.contains("core") { benchCore(count: min(samples, 1_000_000)) }
+        if only.contains("replay") { try benchReplay(samples: samples, directory: directory) }
+        return .success
+    }
+
+    static func benchCore(count: Int) {
+        var recording = SyntheticRecording(
+            profile: MotionProfile([.sway(center: BoardAttitude(heading: 100, pitch: 10),
+                                          amplitude: BoardAttitude(heading: 60, pitch: 20, roll: 20), period: 10, duration: 10_000)]),
+            rate: 100, errors: SensorErrorModel(magnetometerNoise: 0.5, accelerometerNoise: 0.05, hardIron: Vector3(12, -7, 30)))
+        var samples: [SensorSample] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count { samples.append(recording.nextSample()!) }
+        var settings = HeadingEstimator.Settings()
+        settings.calibration = MagneticCalibration(hardIron: Vector3(12, -7, 30), softIron: Matrix3(1.01, 0.01, 0, 0.01, 0.99, 0, 0, 0, 1))
+
+        for (label, filter) in [("headingFilter 1°", 1.0), ("headingFilter 0 (every sample)", 0.0)] {
+            var best = Double.infinity, delivered = 0
+            for _ in 0..<5 {
+                var pipeline = HeadingPipeline(settings: settings, headingFilter: filter)
+                delivered = 0
+                var checksum = 0.0
+                let t0 = now()
+                for s in samples {
+                    if let h = pipeline.process(s) {
+                        delivered += 1
+                        checksum += h.magneticHeading
+                    }
+                }
+                best = min(best, (now() - t0) / Double(count))
+                blackHole(checksum)
+            }
+            print(pad("core step, \(label)") + format(best * 1e9, 1) + " ns/sample  (\(percent(delivered, count)) delivered; best of 5)")
+        }
+    }
+
+    static func benchReplay(samples: Int, directory: String) throws {
+        let path = directory + "/lodestone-bench-\(samples).csv"
+        let big = directory + "/lodestone-bench-\(samples * 4).csv"
+        try generate(path, samples: samples)
+        defer { unlink(path) }
+        // In-process: parsing + pipeline + NDJSON encoding (written to /dev/null).
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let t0 = now()
+            let reader = try LogReader(path: path)
+            var pipeline = HeadingPipeline()
+            let json = JSONLineBuilder()
+            let sink = OutputStream(fd: open("/dev/null", O_WRONLY))
+            while let s = try reader.nextSample() {
+                if let h = pipeline.process(s) { json.appendHeading(h) }
+                if json.bytes.count > 1 << 15 {
+                    sink.write(json.bytes)
+                    json.removeAll()
+                }
+            }
+            sink.write(json.bytes)
+            sink.flush()
+            close(sink.fd)
+            best = min(best, now() - t0)
+        }
+        print(pad("replay in-process, \(samples) samples") + format(Double(samples) / best / 1e6, 2) + " M samples/s  (best of 3)")
+
+        let small = try spawnReplay(path)
+        print(pad("lodestone replay, \(samples) samples") + format(Double(samples) / small.seconds / 1e6, 2)
+              + " M samples/s, peak RSS " + format(small.peakRSS, 1) + " MB")
+        try generate(big, samples: samples * 4)
+        defer { unlink(big) }
+        let large = try spawnReplay(big)
+        print(pad("lodestone replay, \(samples * 4) samples") + format(Double(samples * 4) / large.seconds / 1e6, 2)
+              + " M samples/s, peak RSS " + format(large.peakRSS, 1) + " MB")
+    }
+
+    /// A plain CSV of moving, noisy samples at sensor resolution.
+    static func generate(_ path: String, samples: Int) throws {
+        var recording = SyntheticRecording(
+            profile: MotionProfile([.sway(center: BoardAttitude(heading: 100, pitch: 10),
+                                          amplitude: BoardAttitude(heading: 60, pitch: 20, roll: 20), period: 10,
+                                          duration: Double(samples) / 100 + 1)]),
+            rate: 100, errors: .typical)
+        let writer = try LogWriter(path: path, metadata: nil, gyroscope: false)
+        for _ in 0..<samples {
+            var s = recording.nextSample()!
+            s.time = (s.time * 1e4).rounded() / 1e4
+            s.acceleration = round(s.acceleration, 1e4)
+            s.magneticField = round(s.magneticField, 1e3)
+            try writer.write(s)
+        }
+        try writer.finish()
+    }
+
+    private static func round(_ v: Vector3, _ scale: Double) -> Vector3 {
+        Vector3((v.x * scale).rounded() / scale, (v.y * scale).rounded() / scale, (v.z * scale).rounded() / scale)
+    }
+
+    /// Runs `lodestone replay path > /dev/null` and returns its wall time and peak RSS in MB.
+    ///
+    /// The peak is the child's own `VmHWM`, polled from /proc while it runs: the
+    /// rusage figure would include this (large) parent, whose memory a spawned
+    /// child shares until it calls exec.
+    static func spawnReplay(_ path: String) throws -> (seconds: Double, peakRSS: Double) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let args = ["/proc/self/exe", "replay", path]
+        var argv = args.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let t0 = now()
+        guard posix_spawn(&pid, "/proc/self/exe", &actions, nil, &argv, environ) == 0 else {
+            throw CommandFailure(.failure, "could not start lodestone replay")
+        }
+        var status: Int32 = 0
+        var peakKB = 0.0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            peakKB = max(peakKB, highWaterMarkKB(pid) ?? 0)
+            usleep(2000)
+        }
+        return (now() - t0, peakKB / 1024)
+    }
+
+    /// `VmHWM` of a running process, in kB.
+    static func highWaterMarkKB(_ pid: pid_t) -> Double? {
+        guard let f = fopen("/proc/\(pid)/status", "r") else { return nil }
+        defer { fclose(f) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, 256, f) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasPrefix("VmHWM:") {
+                return Double(String(text.dropFirst(6).filter(\.isNumber)))
+            }
+        }
+        return nil
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+
+    @inline(never)
+    static func blackHole(_ x: Double) {
+        if x == -.infinity { print(x) }
+    }
+
+    static func hostDescription() -> String {
+        var u = utsname()
+        uname(&u)
+        let machine = withUnsafeBytes(of: &u.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(machine), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs"
+    }
+
+    static func pad(_ s: String) -> String {
+        s.count >= 46 ? s + " " : s + String(repeating: " ", count: 46 - s.count)
+    }
+
+    static func format(_ v: Double, _ decimals: Int) -> String {
+        let json = JSONLineBuilder()
+        json.appendNumber(v, decimals: decimals)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    static func percent(_ a: Int, _ b: Int) -> String {
+        format(100 * Double(a) / Double(b), 1) + "%"
+    }
 }

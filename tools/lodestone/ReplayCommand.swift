@@ -27,7 +27,7 @@ enum ReplayCommand: Command {
         }
         var pipeline = pipelineOptions.makePipeline()
         let output = OutputStream(fd: 1)
-        var json = JSONLineBuilder()
+        let json = JSONLineBuilder()
         let start = reader.metadata?.startUnixSeconds
         defer { output.flush() }
         do {

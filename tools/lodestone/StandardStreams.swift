@@ -18,9 +18,10 @@ final class OutputStream {
 
     deinit { flush() }
 
-    func write(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= limit { flush() }
+    /// Writes `bytes` straight to the descriptor (after anything buffered).
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        flush()
+        writeFully(bytes)
     }
 
     func write(_ text: String) {
@@ -29,16 +30,22 @@ final class OutputStream {
     }
 
     func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBufferPointer { writeFully($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeFully(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
         var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count {
+            let n = Glibc.write(fd, base + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                break // The reader went away (EPIPE): drop the rest.
+                return // The reader went away (EPIPE): drop the rest.
             }
             offset += n
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 
