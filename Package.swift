@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
     name: "Lodestone",
     products: [
+        .library(name: "Lodestone", targets: ["Lodestone"]),
         .library(name: "LodestoneCore", targets: ["LodestoneCore"]),
         .library(name: "LodestoneLogs", targets: ["LodestoneLogs"]),
         .library(name: "LodestoneSimulation", targets: ["LodestoneSimulation"]),
@@ -16,6 +17,8 @@ let package = Package(
         .target(name: "LodestoneSimulation", dependencies: ["LodestoneCore"]),
         // Edge: reading and writing logs.
         .target(name: "LodestoneLogs", dependencies: ["LodestoneCore"]),
+        // The Swift API: HeadingManager, in the manner of CLLocationManager.
+        .target(name: "Lodestone", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation"],
@@ -26,6 +29,7 @@ let package = Package(
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
+        .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation"]),
         // Runs the built `lodestone` executable end to end.
         .testTarget(name: "LodestoneCLITests", dependencies: ["lodestone"]),
     ],

@@ -1,0 +1,2 @@
+// `import Lodestone` gives the heading types too.
+@_exported import LodestoneCore
