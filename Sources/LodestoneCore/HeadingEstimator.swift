@@ -77,9 +77,11 @@ public struct HeadingEstimator: Sendable {
     /// Processes one sample; nil for a sample with non-finite values or before
     /// the first usable one.
     public mutating func update(_ sample: SensorSample) -> HeadingEstimate? {
-        let a = sample.acceleration
-        guard a.isFinite, sample.magneticField.isFinite, sample.time.isFinite else { return nil }
-        let m = settings.calibration.apply(sample.magneticField)
+        let a = sample.acceleration, raw = sample.magneticField
+        // One test for all seven: any NaN or infinity makes the sum times zero NaN.
+        let probe = (a.x + a.y + a.z + raw.x + raw.y + raw.z + sample.time) * 0
+        guard probe == 0 else { return nil }
+        let m = settings.calibration.apply(raw)
         let dt = sample.time - lastTime
         lastTime = sample.time
         smoother.update(gravity: a, field: m, dt: dt)
