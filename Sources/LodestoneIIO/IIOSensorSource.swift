@@ -27,9 +27,10 @@ public struct IIOSourceMetadata: Codable, Sendable, Hashable {
 /// A ``SensorSource`` reading a magnetometer, an accelerometer and optionally a
 /// gyroscope through libiio.
 ///
-/// Samples are emitted at the accelerometer's pace; the latest magnetometer (and
-/// separate gyroscope) reading is held between its own samples, and nothing is
-/// emitted before the first magnetometer reading. `time` counts seconds since the
+/// Samples are emitted at the accelerometer's pace, each paired with the latest
+/// magnetometer (and separate gyroscope) reading taken at or before its time, held
+/// between their own samples; nothing is emitted before the first magnetometer
+/// reading. `time` counts seconds since the
 /// first sample (``startWallClock``), from `in_timestamp` when the device has one,
 /// else CLOCK_MONOTONIC. After a transient error the devices are closed and
 /// reopened on the next call.
@@ -51,8 +52,8 @@ public final class IIOSensorSource: SensorSource {
     private var accelTransform = Matrix3.identity
     private var gyroTransform = Matrix3.identity
     private var startNs: Int64?
-    private var heldMag: RawTriple?
-    private var heldGyro: RawTriple?
+    private var heldMag = HeldSeries()
+    private var heldGyro = HeldSeries()
     private var previousMag: RawTriple?
     private var previousAccel: RawTriple?
     private var previousGyro: RawTriple?
@@ -106,19 +107,20 @@ public final class IIOSensorSource: SensorSource {
                     diagnostics.magnetometer.observe(ev.magnetometer, previous: previousMag, limit: magnetometer.info.saturationLimit,
                                                      overflow: magnetometer.overflowValue, stuckAfter: c)
                     previousMag = ev.magnetometer
-                    heldMag = ev.magnetometer
+                    heldMag.append(time: ev.timeNs, ev.magnetometer)
                 }
                 if ev.hasGyroscope, let g = gyroscope {
                     diagnostics.gyroscope?.observe(ev.gyroscope, previous: previousGyro, limit: g.info.saturationLimit,
                                                    overflow: g.overflowValue, stuckAfter: c)
                     previousGyro = ev.gyroscope
-                    heldGyro = ev.gyroscope
+                    heldGyro.append(time: ev.timeNs, ev.gyroscope)
                 }
                 guard ev.hasAccelerometer else { continue }
                 diagnostics.accelerometer.observe(ev.accelerometer, previous: previousAccel, limit: accelerometer.info.saturationLimit,
                                                   overflow: accelerometer.overflowValue, stuckAfter: c)
                 previousAccel = ev.accelerometer
-                guard let mag = heldMag else { continue }
+                guard let mag = heldMag.value(at: ev.timeNs) else { continue }
+                let gyroRaw = heldGyro.value(at: ev.timeNs)
                 if startNs == nil {
                     startNs = ev.timeNs
                     startWallClock = Double(ev.timeNs) / 1e9
@@ -127,8 +129,8 @@ public final class IIOSensorSource: SensorSource {
                 let field = magTransform * magnetometer.chipValue(mag)
                 let accel = accelTransform * accelerometer.chipValue(ev.accelerometer)
                 var rate: Vector3? = nil
-                if let g = gyroscope, let raw = heldGyro { rate = gyroTransform * g.chipValue(raw) }
-                latestRaw = IIORawCounts(magnetometer: mag, accelerometer: ev.accelerometer, gyroscope: gyroscope == nil ? nil : heldGyro)
+                if let g = gyroscope, let raw = gyroRaw { rate = gyroTransform * g.chipValue(raw) }
+                latestRaw = IIORawCounts(magnetometer: mag, accelerometer: ev.accelerometer, gyroscope: gyroscope == nil ? nil : gyroRaw)
                 diagnostics.samplesEmitted += 1
                 return SensorSample(time: time, acceleration: accel, magneticField: field, angularRate: rate)
             }
@@ -293,8 +295,8 @@ public final class IIOSensorSource: SensorSource {
 
         context = ctx
         engine = newEngine
-        heldMag = nil
-        heldGyro = nil
+        heldMag.reset()
+        heldGyro.reset()
         if gyroscope != nil, diagnostics.gyroscope == nil { diagnostics.gyroscope = IIOSensorHealth(kind: .gyroscope) }
         metadata.mode = mode
         metadata.magnetometer = magnetometer.info

@@ -15,6 +15,7 @@ var config = IIOSourceConfiguration()
 var count = 100
 var wait = 0.0
 var maxErrors = 20
+var list = false
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -36,6 +37,7 @@ while !args.isEmpty {
     case "--wait": wait = Double(value()) ?? 0
     case "--max-errors": maxErrors = Int(value()) ?? 20
     case "--timeout": config.readTimeout = Double(value()) ?? 2
+    case "--list": list = true
     case "--stuck-after": config.stuckSampleCount = Int(value()) ?? 100
     default: fail("unknown argument \(a)")
     }
@@ -48,6 +50,20 @@ func emit(_ line: String) {
 }
 func json<T: Encodable>(_ v: T) -> String { String(decoding: try! encoder.encode(v), as: UTF8.self) }
 func vec(_ v: Vector3) -> String { "[\(v.x),\(v.y),\(v.z)]" }
+
+if list {
+    let deadline = Date().addingTimeInterval(wait)
+    while true {
+        do {
+            emit("{\"devices\":\(json(try IIODeviceCatalog.list(uri: config.uri)))}")
+            exit(0)
+        } catch {
+            if case .contextUnavailable = error, Date() < deadline { usleep(100_000); continue }
+            emit("{\"error\":\(json(error.description)),\"transient\":\(error.isTransient),\"fatal\":true}")
+            exit(1)
+        }
+    }
+}
 
 // Open, retrying while the context is not there yet (iiod starting up).
 var source: IIOSensorSource

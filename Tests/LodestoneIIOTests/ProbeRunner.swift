@@ -16,6 +16,7 @@ struct ProbeRun {
         var flags: [String]
     }
     var metadata: [String: Any] = [:]
+    var devices: [[String: Any]] = []
     var samples: [Sample] = []
     var errors: [(text: String, transient: Bool)] = []
     var diagnostics: [String: Any] = [:]
@@ -70,6 +71,7 @@ enum Probe {
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             guard let obj = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
             if let m = obj["metadata"] as? [String: Any] { run.metadata = m; continue }
+            if let d = obj["devices"] as? [[String: Any]] { run.devices = d; continue }
             if let d = obj["diagnostics"] as? [String: Any] { run.diagnostics = d; continue }
             if let e = obj["error"] as? String { run.errors.append((e, obj["transient"] as? Bool ?? false)); continue }
             guard let t = obj["t"] as? Double, let m = vector(obj["m"]), let a = vector(obj["a"]) else { continue }
