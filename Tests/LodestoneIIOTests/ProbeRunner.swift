@@ -46,10 +46,11 @@ enum Probe {
     }
 
     /// Runs the probe; `during` runs on the calling thread while the probe runs.
-    static func run(_ board: SimulatedBoard, backend: SimulatedBoard.Backend, arguments: [String],
+    static func run(_ board: SimulatedBoard, backend: SimulatedBoard.Backend, arguments: [String], asNobody: Bool = false,
                     during: (() -> Void)? = nil) throws -> ProbeRun {
         let uri = backend == .ip ? "ip:127.0.0.1" : "local:"
-        let program = [binary, "--uri", uri, "--wait", "10"] + arguments
+        let prefix = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        let program = prefix + [binary, "--uri", uri, "--wait", "10"] + arguments
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = board.namespaceCommand(backend: backend, program: program)

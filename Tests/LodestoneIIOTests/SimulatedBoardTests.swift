@@ -213,4 +213,17 @@ struct SimulatedBoardTests {
         let accFile = (run.metadata["accelerometer"] as? [String: Any])?["samplingFrequency"] as? Double
         #expect(magFile == 20 && accFile == 100, "sampling_frequency set to nearest available: \(String(describing: magFile)), \(String(describing: accFile))")
     }
+
+    @Test func permissionDeniedNamesTheFileAndTheFix() throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
+        defer { board.remove() }
+        board.start()
+        let run = try Probe.run(board, backend: .local, arguments: ["--mode", "polled", "--count", "3"], asNobody: true)
+        #expect(run.exitCode == 1)
+        let text = run.errors.first?.text ?? ""
+        #expect(text.contains("permission denied on /sys/bus/iio/devices/iio:device0/sampling_frequency"), "\(text) \(run.stderr.suffix(300))")
+        #expect(text.contains("tools/99-lodestone-iio.rules"))
+        #expect(run.errors.first?.transient == false)
+    }
 }
