@@ -93,12 +93,26 @@ import LodestoneCore
     }
 
     @Test func numbersIgnoreTheLocale() throws {
-        // Under a comma-decimal locale strtod would read "0.000146" as 0.
-        let saved = String(cString: setlocale(LC_NUMERIC, nil))
-        defer { setlocale(LC_NUMERIC, saved) }
-        let names: [String] = ["de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"]
-        let german = names.first { name in setlocale(LC_NUMERIC, name) != nil }
-        #expect(IIOText.double("0.000146") == 0.000146, "locale \(german ?? "C (no comma-decimal locale installed)")")
+        // Build a comma-decimal locale with localedef, make it this thread's locale, show
+        // that strtod then misreads "0.5", and that Lodestone's parsing does not.
+        let parent = NSTemporaryDirectory() + "lodestone-locales-\(getpid())"
+        let dir = parent + "/de_DE.UTF-8"
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["localedef", "-i", "de_DE", "-f", "UTF-8", dir]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        setenv("LOCPATH", parent, 1)
+        let german = try #require(newlocale(LC_NUMERIC_MASK, "de_DE.UTF-8", nil), "localedef could not build de_DE (i18n data missing?)")
+        let previous = uselocale(german)
+        defer { uselocale(previous); freelocale(german) }
+        #expect(strtod("0.5", nil) == 0, "the locale is in force: strtod stops at the dot")
+        #expect(IIOText.double("0.000146") == 0.000146)
+        #expect(IIOText.numberList("0.750000 1.500000").map(\.value) == [0.75, 1.5])
         #expect(IIOMountMatrix.parse("0.7071, -0.7071, 0; 0.7071, 0.7071, 0; 0, 0, 1")?[0, 0] == 0.7071)
     }
 
