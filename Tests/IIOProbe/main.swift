@@ -16,6 +16,7 @@ var count = 100
 var wait = 0.0
 var maxErrors = 20
 var list = false
+var quiet = false
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -38,6 +39,7 @@ while !args.isEmpty {
     case "--max-errors": maxErrors = Int(value()) ?? 20
     case "--timeout": config.readTimeout = Double(value()) ?? 2
     case "--list": list = true
+    case "--quiet": quiet = true
     case "--stuck-after": config.stuckSampleCount = Int(value()) ?? 100
     default: fail("unknown argument \(a)")
     }
@@ -85,9 +87,13 @@ emit("{\"metadata\":\(json(source.metadata))}")
 
 var emitted = 0
 var errors = 0
+var startUsage = rusage()
+getrusage(RUSAGE_SELF.rawValue, &startUsage)
+let startWall = Date()
 while emitted < count {
     do {
         guard let s = try source.nextSample() else { break }
+        if quiet { emitted += 1; continue }
         let r = source.latestRaw!
         emit("{\"t\":\(s.time),\"wall\":\(source.startWallClock ?? 0),\"m\":\(vec(s.magneticField)),\"a\":\(vec(s.acceleration)),\"g\":\(s.angularRate.map(vec) ?? "null"),\"raw\":\(json(r)),\"flags\":\(json(source.diagnostics.flags))}")
         emitted += 1
@@ -98,6 +104,11 @@ while emitted < count {
         usleep(200_000)
     }
 }
+var endUsage = rusage()
+getrusage(RUSAGE_SELF.rawValue, &endUsage)
+func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+let cpu = seconds(endUsage.ru_utime) + seconds(endUsage.ru_stime) - seconds(startUsage.ru_utime) - seconds(startUsage.ru_stime)
+emit("{\"summary\":{\"samples\":\(emitted),\"cpuSeconds\":\(cpu),\"wallSeconds\":\(Date().timeIntervalSince(startWall)),\"maxRSSKiB\":\(endUsage.ru_maxrss)}}")
 emit("{\"diagnostics\":\(json(source.diagnostics))}")
 source.close()
 exit(emitted == count ? 0 : 1)

@@ -20,6 +20,7 @@ struct ProbeRun {
     var samples: [Sample] = []
     var errors: [(text: String, transient: Bool)] = []
     var diagnostics: [String: Any] = [:]
+    var summary: [String: Any] = [:]
     var exitCode: Int32 = -1
     var stderr = ""
 }
@@ -74,6 +75,7 @@ enum Probe {
             if let m = obj["metadata"] as? [String: Any] { run.metadata = m; continue }
             if let d = obj["devices"] as? [[String: Any]] { run.devices = d; continue }
             if let d = obj["diagnostics"] as? [String: Any] { run.diagnostics = d; continue }
+            if let d = obj["summary"] as? [String: Any] { run.summary = d; continue }
             if let e = obj["error"] as? String { run.errors.append((e, obj["transient"] as? Bool ?? false)); continue }
             guard let t = obj["t"] as? Double, let m = vector(obj["m"]), let a = vector(obj["a"]) else { continue }
             let raw = obj["raw"] as? [String: Any]

@@ -226,4 +226,20 @@ struct SimulatedBoardTests {
         #expect(text.contains("tools/99-lodestone-iio.rules"))
         #expect(run.errors.first?.transient == false)
     }
+
+    /// Not a timed test: prints CPU per sample of the buffered path for the notes.
+    /// Runs only with LODESTONE_IIO_MEASURE=1 (the real benchmark is `lodestone bench`, later).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["LODESTONE_IIO_MEASURE"] == "1"), arguments: [100.0, 1600.0])
+    func measureBufferedCPU(rate: Double) throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
+        defer { board.remove() }
+        board.start()
+        let count = Int(rate * 5)
+        let run = try Probe.run(board, backend: .local, arguments: ["--mode", "buffered", "--rate", String(rate), "--count", String(count), "--quiet"])
+        let cpu = run.summary["cpuSeconds"] as? Double ?? -1
+        let wall = run.summary["wallSeconds"] as? Double ?? -1
+        print("measured buffered \(rate) Hz: \(count) samples, CPU \(cpu) s over \(wall) s wall = \(cpu / Double(count) * 1e6) µs/sample, max RSS \(run.summary["maxRSSKiB"] ?? "?") KiB, dropped \(run.diagnostics["droppedScans"] ?? "?")")
+        #expect(run.exitCode == 0)
+    }
 }
