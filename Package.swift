@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "LodestoneCore", targets: ["LodestoneCore"]),
         .library(name: "LodestoneLogs", targets: ["LodestoneLogs"]),
         .library(name: "LodestoneSimulation", targets: ["LodestoneSimulation"]),
+        .library(name: "LodestoneIIO", targets: ["LodestoneIIO"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
     ],
     targets: [
@@ -24,6 +25,22 @@ let package = Package(
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation"],
             path: "tools/lodestone"
         ),
+        // libiio 0.24 (Debian libiio-dev) through pkg-config.
+        .systemLibrary(
+            name: "CLibIIO",
+            pkgConfig: "libiio",
+            providers: [.apt(["libiio-dev"])]
+        ),
+        // Edge: IIO sensors through libiio (discovery, scaling, mount matrices, capture).
+        .target(name: "LodestoneIIO", dependencies: ["LodestoneCore", "CLibIIO"]),
+        // Edge: fake sysfs trees of real boards, fed from a known attitude (tests, demo).
+        .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
+        // Test-only: opens an IIOSensorSource and prints samples as JSON lines.
+        .executableTarget(
+            name: "iio-probe",
+            dependencies: ["LodestoneIIO", "LodestoneCore"],
+            path: "Tests/IIOProbe"
+        ),
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
@@ -32,6 +49,10 @@ let package = Package(
         .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation"]),
         // Runs the built `lodestone` executable end to end.
         .testTarget(name: "LodestoneCLITests", dependencies: ["lodestone"]),
+        .testTarget(
+            name: "LodestoneIIOTests",
+            dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneTestSupport", "iio-probe"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

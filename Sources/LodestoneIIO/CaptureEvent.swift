@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Raw counts from one scan (buffered) or one poll, stamped in Unix nanoseconds.
+struct CaptureEvent {
+    var timeNs: Int64 = 0
+    var hasMagnetometer = false
+    var hasAccelerometer = false
+    var hasGyroscope = false
+    var magnetometer = RawTriple.zero
+    var accelerometer = RawTriple.zero
+    var gyroscope = RawTriple.zero
+}
+
+/// Where capture events come from.
+protocol CaptureEngine: AnyObject {
+    /// Blocks until the next event.
+    func next() throws(IIOSourceError) -> CaptureEvent
+    /// Scans dropped because the consumer fell behind.
+    var droppedScans: Int { get }
+    func stop()
+}
+
+enum Clock {
+    static func nanoseconds(_ id: clockid_t) -> Int64 {
+        var ts = timespec()
+        clock_gettime(id, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// Unix ns minus `id`'s ns, now.
+    static func offsetToRealtime(_ id: clockid_t) -> Int64 {
+        if id == CLOCK_REALTIME { return 0 }
+        let a = nanoseconds(CLOCK_REALTIME), b = nanoseconds(id), c = nanoseconds(CLOCK_REALTIME)
+        return (a / 2 + c / 2) - b
+    }
+
+    /// The clock named in `current_timestamp_clock`.
+    static func id(named name: String) -> clockid_t? {
+        switch name {
+        case "realtime": return CLOCK_REALTIME
+        case "monotonic": return CLOCK_MONOTONIC
+        case "monotonic_raw": return CLOCK_MONOTONIC_RAW
+        case "realtime_coarse": return CLOCK_REALTIME_COARSE
+        case "monotonic_coarse": return CLOCK_MONOTONIC_COARSE
+        case "boottime": return CLOCK_BOOTTIME
+        case "tai": return CLOCK_TAI
+        default: return nil
+        }
+    }
+}
+
+/// A fixed-size ring of events between capture threads and the consumer, with
+/// one pending error. Preallocated: nothing is allocated per scan.
+final class EventQueue: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var ring: [CaptureEvent]
+    private var head = 0
+    private var count = 0
+    private var error: IIOSourceError?
+    private(set) var dropped = 0
+
+    init(capacity: Int) {
+        ring = Array(repeating: CaptureEvent(), count: max(16, capacity))
+        pthread_mutex_init(mutex, nil)
+        var attr = pthread_condattr_t()
+        pthread_condattr_init(&attr)
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+        pthread_cond_init(cond, &attr)
+        pthread_condattr_destroy(&attr)
+    }
+
+    deinit {
+        pthread_cond_destroy(cond)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        cond.deallocate()
+    }
+
+    /// Appends events under one lock; the oldest are dropped when the ring is full.
+    func push(_ body: (_ append: (CaptureEvent) -> Void) -> Void) {
+        pthread_mutex_lock(mutex)
+        body { e in
+            if count == ring.count {
+                head = (head + 1) % ring.count
+                count -= 1
+                dropped += 1
+            }
+            ring[(head + count) % ring.count] = e
+            count += 1
+        }
+        pthread_cond_signal(cond)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func fail(_ e: IIOSourceError) {
+        pthread_mutex_lock(mutex)
+        if error == nil { error = e }
+        pthread_cond_signal(cond)
+        pthread_mutex_unlock(mutex)
+    }
+
+    var droppedCount: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return dropped
+    }
+
+    /// The next event; queued events come before a pending error. Nil on timeout.
+    func pop(timeoutNs: Int64) throws(IIOSourceError) -> CaptureEvent? {
+        let deadline = Clock.nanoseconds(CLOCK_MONOTONIC) + timeoutNs
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while count == 0, error == nil {
+            if pthread_cond_timedwait(cond, mutex, &ts) == ETIMEDOUT, count == 0, error == nil { return nil }
+        }
+        if count > 0 {
+            let e = ring[head]
+            head = (head + 1) % ring.count
+            count -= 1
+            return e
+        }
+        throw error!
+    }
+}

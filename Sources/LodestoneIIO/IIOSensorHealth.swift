@@ -1,0 +1,80 @@
+/// Raw counts of one three-axis sensor.
+@frozen
+public struct RawTriple: Hashable, Sendable, Codable {
+    public var x: Int64
+    public var y: Int64
+    public var z: Int64
+
+    @inlinable
+    public init(_ x: Int64, _ y: Int64, _ z: Int64) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    public static let zero = RawTriple(0, 0, 0)
+}
+
+/// Raw counts behind the latest sample (for `lodestone record`).
+public struct IIORawCounts: Hashable, Sendable, Codable {
+    public var magnetometer: RawTriple
+    public var accelerometer: RawTriple
+    public var gyroscope: RawTriple?
+}
+
+/// Health of one sensor: a stuck sensor repeats the same raw triple; a saturated
+/// one sits at the end of its range (a magnet nearby, a shock).
+public struct IIOSensorHealth: Hashable, Sendable, Codable {
+    public var kind: IIOSensorKind
+    /// Identical raw triples in a row, now.
+    public var identicalRun: Int
+    /// The run reached the configured limit.
+    public var isStuck: Bool
+    /// The latest raw triple had an axis at or past the saturation limit (or the overflow marker).
+    public var isSaturated: Bool
+    public var saturatedSamples: Int
+    public var samples: Int
+
+    public init(kind: IIOSensorKind) {
+        self.kind = kind
+        identicalRun = 0
+        isStuck = false
+        isSaturated = false
+        saturatedSamples = 0
+        samples = 0
+    }
+
+    @inlinable
+    mutating func observe(_ raw: RawTriple, previous: RawTriple?, limit: Int64, overflow: Int64?, stuckAfter: Int) {
+        samples += 1
+        identicalRun = previous == raw ? identicalRun + 1 : 1
+        isStuck = identicalRun >= stuckAfter
+        var sat = abs(raw.x) >= limit || abs(raw.y) >= limit || abs(raw.z) >= limit
+        if let o = overflow { sat = sat || raw.x == o || raw.y == o || raw.z == o }
+        isSaturated = sat
+        if sat { saturatedSamples += 1 }
+    }
+}
+
+/// What the source knows about its own state, for error events and `lodestone devices`.
+public struct IIOSourceDiagnostics: Hashable, Sendable, Codable {
+    public var magnetometer: IIOSensorHealth
+    public var accelerometer: IIOSensorHealth
+    public var gyroscope: IIOSensorHealth?
+    public var samplesEmitted: Int
+    /// Scans lost because the consumer fell behind.
+    public var droppedScans: Int
+    /// Times the devices were reopened after a transient error.
+    public var reopenCount: Int
+    public var lastError: String?
+
+    /// Human-readable flags, empty when all is well.
+    public var flags: [String] {
+        [magnetometer, accelerometer, gyroscope].compactMap { $0 }.flatMap { h -> [String] in
+            var out: [String] = []
+            if h.isStuck { out.append("\(h.kind.noun) stuck: identical raw values for \(h.identicalRun) samples") }
+            if h.isSaturated { out.append("\(h.kind.noun) saturated: an axis is at the end of its range") }
+            return out
+        }
+    }
+}
