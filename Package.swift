@@ -10,6 +10,8 @@ let package = Package(
     targets: [
         // Pure: geometry, samples, attitude, heading, filters. No I/O.
         .target(name: "LodestoneCore"),
+        // Pure: bundled World Magnetic Model (WMM2025, WMMHR2025) evaluation. No I/O.
+        .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore"],
@@ -18,6 +20,11 @@ let package = Package(
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneTestSupport"]),
+        .testTarget(
+            name: "LodestoneGeomagnetismTests",
+            dependencies: ["LodestoneGeomagnetism", "LodestoneTestSupport"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sine and cosine of an angle in degrees, reduced in degrees first.
+///
+/// Why not `sin(x * .pi / 180)`: that gives cos 90° = 6e-17 instead of 0 and
+/// makes longitudes 180° and -180° (or λ and λ + 360°) differ in the last
+/// bits. Reducing in degrees (exact for any finite input) makes the poles,
+/// the dateline and whole-turn offsets exact.
+struct DegreeSineCosine {
+    let sine: Double
+    let cosine: Double
+
+    init(degrees: Double) {
+        // remainder is exact; the result lies in [-180, 180].
+        let reduced = remainder(degrees, 360)
+        let quadrant = (reduced / 90).rounded()
+        // Exact: |reduced - 90 q| <= 45 and both are multiples of 2^-k near 90 q.
+        let radians = (reduced - 90 * quadrant) * (Double.pi / 180)
+        let s = sin(radians)
+        let c = cos(radians)
+        switch Int(quadrant) {
+        case 1: sine = c; cosine = -s
+        case -1: sine = -c; cosine = s
+        case 2, -2: sine = -s; cosine = -c
+        default: sine = s; cosine = c
+        }
+    }
+}
