@@ -18,13 +18,14 @@ struct DegreeSineCosine {
 
     init(degrees: Double) {
         // remainder is exact; the result lies in [-180, 180].
-        let reduced = remainder(degrees, 360)
-        let quadrant = (reduced / 90).rounded()
-        // Exact: |reduced - 90 q| <= 45 and both are multiples of 2^-k near 90 q.
-        let radians = (reduced - 90 * quadrant) * (Double.pi / 180)
+        let reduced = abs(degrees) <= 180 ? degrees : remainder(degrees, 360)
+        // Nearest multiple of 90°, so that the rest lies in [-45°, 45°].
+        let quadrant = reduced > 135 ? 2 : reduced > 45 ? 1 : reduced >= -45 ? 0 : reduced >= -135 ? -1 : -2
+        // Exact (Sterbenz): reduced and 90·quadrant are within a factor 2 of each other.
+        let radians = (reduced - 90 * Double(quadrant)) * (Double.pi / 180)
         let s = sin(radians)
         let c = cos(radians)
-        switch Int(quadrant) {
+        switch quadrant {
         case 1: sine = c; cosine = -s
         case -1: sine = -c; cosine = s
         case 2, -2: sine = -s; cosine = -c

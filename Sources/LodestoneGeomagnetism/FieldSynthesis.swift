@@ -36,8 +36,15 @@ extension ColumnTable {
         var rate = SphericalSums()
         terms.withUnsafeBufferPointer { terms in
             rates.withUnsafeBufferPointer { rates in
-                var t = 0       // index into terms (stride 4)
-                var q = 0       // index into rates (stride 2)
+                // (g, h) and (a, b) of term i, and (gdot, hdot) of rate i.
+                @inline(__always) func coefficients(_ i: Int) -> SIMD2<Double> {
+                    SIMD2(terms[4 &* i], terms[4 &* i &+ 1])
+                }
+                @inline(__always) func rateCoefficients(_ i: Int) -> SIMD2<Double> {
+                    SIMD2(rates[2 &* i], rates[2 &* i &+ 1])
+                }
+                var t = 0       // term index
+                var q = 0       // rate index
                 var cosM = 1.0  // cos mλ
                 var sinM = 0.0  // sin mλ
                 // (a/r)^(m+2) P_m^m and its φ′-derivative; m = 0: P_0^0 = 1.
@@ -60,50 +67,48 @@ extension ColumnTable {
                         // Past this, every remaining term is below 1e-200 nT;
                         // stopping keeps subnormal arithmetic out near the poles.
                         if abs(sectoral) < 1e-250 && abs(sectoralDerivative) < 1e-250 { break }
-                        let k = terms[t + 2]
+                        let k = terms[4 &* t &+ 2]
                         r1 = rho * k * sectoral
                         d1 = rho * k * sectoralDerivative
-                        let hasRate = m <= rateDegree
-                        let g = hasRate ? terms[t] + dt * rates[q] : terms[t]
-                        let h = hasRate ? terms[t + 1] + dt * rates[q + 1] : terms[t + 1]
-                        main.add(g: g, h: h, nPlus1: Double(m + 1), value: r1, derivative: d1)
-                        if hasRate {
-                            secular.add(g: rates[q], h: rates[q + 1], nPlus1: Double(m + 1), value: r1, derivative: d1)
-                            q += 2
+                        if m <= rateDegree {
+                            let rate = rateCoefficients(q)
+                            main.add(coefficients(t) + dt * rate, nPlus1: Double(m + 1), value: r1, derivative: d1)
+                            secular.add(rate, nPlus1: Double(m + 1), value: r1, derivative: d1)
+                            q &+= 1
+                        } else {
+                            main.add(coefficients(t), nPlus1: Double(m + 1), value: r1, derivative: d1)
                         }
-                        t += 4
+                        t &+= 1
                         sectoral = c * r1
                         sectoralDerivative = c * d1 - s * r1
-                        n = m + 1
+                        n = m &+ 1
                     }
                     var nPlus1 = Double(n + 1)
                     // Degrees with secular variation.
                     while n <= rateDegree {
-                        let a = terms[t + 2]
+                        let a = terms[4 &* t &+ 2]
                         let u = a * sRho
                         let w = a * cRho
-                        let v = terms[t + 3] * rho2
+                        let v = terms[4 &* t &+ 3] * rho2
                         let r = u * r1 - v * r2
                         let d = u * d1 + (w * r1 - v * d2)
-                        let gDot = rates[q]
-                        let hDot = rates[q + 1]
-                        main.add(g: terms[t] + dt * gDot, h: terms[t + 1] + dt * hDot,
-                                 nPlus1: nPlus1, value: r, derivative: d)
-                        secular.add(g: gDot, h: hDot, nPlus1: nPlus1, value: r, derivative: d)
+                        let rate = rateCoefficients(q)
+                        main.add(coefficients(t) + dt * rate, nPlus1: nPlus1, value: r, derivative: d)
+                        secular.add(rate, nPlus1: nPlus1, value: r, derivative: d)
                         r2 = r1; r1 = r; d2 = d1; d1 = d
-                        t += 4; q += 2; n += 1; nPlus1 += 1
+                        t &+= 1; q &+= 1; n &+= 1; nPlus1 += 1
                     }
                     // Main field only.
                     while n <= degree {
-                        let a = terms[t + 2]
+                        let a = terms[4 &* t &+ 2]
                         let u = a * sRho
                         let w = a * cRho
-                        let v = terms[t + 3] * rho2
+                        let v = terms[4 &* t &+ 3] * rho2
                         let r = u * r1 - v * r2
                         let d = u * d1 + (w * r1 - v * d2)
-                        main.add(g: terms[t], h: terms[t + 1], nPlus1: nPlus1, value: r, derivative: d)
+                        main.add(coefficients(t), nPlus1: nPlus1, value: r, derivative: d)
                         r2 = r1; r1 = r; d2 = d1; d1 = d
-                        t += 4; n += 1; nPlus1 += 1
+                        t &+= 1; n &+= 1; nPlus1 += 1
                     }
                     // Column m = 0 runs on Pₙ⁰ itself (factor 1, no sine term).
                     let cf = m == 0 ? 1.0 : c
@@ -139,24 +144,18 @@ struct SphericalSums {
     var down = 0.0
 }
 
-/// Running sums of one Legendre column, weighted by the Gauss coefficients.
+/// Running sums of one Legendre column, weighted by the Gauss coefficients;
+/// each holds the g-weighted sum in lane 0 and the h-weighted one in lane 1.
 struct ColumnSums {
-    var g = 0.0   // Σ g R
-    var h = 0.0   // Σ h R
-    var gn = 0.0  // Σ (n+1) g R
-    var hn = 0.0  // Σ (n+1) h R
-    var gd = 0.0  // Σ g dR
-    var hd = 0.0  // Σ h dR
+    var value = SIMD2<Double>()       // Σ (g, h) R
+    var weighted = SIMD2<Double>()    // Σ (n+1) (g, h) R
+    var derivative = SIMD2<Double>()  // Σ (g, h) dR
 
     @inline(__always)
-    mutating func add(g cg: Double, h ch: Double, nPlus1: Double, value r: Double, derivative d: Double) {
-        g += cg * r
-        h += ch * r
-        let rn = nPlus1 * r
-        gn += cg * rn
-        hn += ch * rn
-        gd += cg * d
-        hd += ch * d
+    mutating func add(_ gh: SIMD2<Double>, nPlus1: Double, value r: Double, derivative d: Double) {
+        value += gh * r
+        weighted += gh * (nPlus1 * r)
+        derivative += gh * d
     }
 
     /// Adds this column's share of X′, Y′, Z′ (report eq. 10–12), with
@@ -164,8 +163,9 @@ struct ColumnSums {
     @inline(__always)
     func contribute(order m: Double, cosM: Double, sinM: Double, cos: Double, sin: Double,
                     to sums: inout SphericalSums) {
-        sums.north -= cosM * (cos * gd - sin * g) + sinM * (cos * hd - sin * h)
+        let g = value.x, h = value.y
+        sums.north -= cosM * (cos * derivative.x - sin * g) + sinM * (cos * derivative.y - sin * h)
         sums.east += m * (sinM * g - cosM * h)
-        sums.down -= cos * (cosM * gn + sinM * hn)
+        sums.down -= cos * (cosM * weighted.x + sinM * weighted.y)
     }
 }
