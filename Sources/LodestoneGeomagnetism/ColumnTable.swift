@@ -47,9 +47,13 @@ struct ColumnTable: Sendable {
                     a = Double(2 * n - 1) / nm.squareRoot()
                     b = (Double((n - 1) * (n - 1) - m * m) / nm).squareRoot()
                 }
-                terms += [rows.mainField[2 * i], rows.mainField[2 * i + 1], a, b]
+                terms.append(rows.mainField[2 * i])
+                terms.append(rows.mainField[2 * i + 1])
+                terms.append(a)
+                terms.append(b)
                 if n <= rateDegree {
-                    rates += [rows.secularVariation[2 * i], rows.secularVariation[2 * i + 1]]
+                    rates.append(rows.secularVariation[2 * i])
+                    rates.append(rows.secularVariation[2 * i + 1])
                 }
             }
         }

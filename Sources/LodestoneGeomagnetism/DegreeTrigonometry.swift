@@ -24,7 +24,8 @@ struct DegreeSineCosine {
         // Exact (Sterbenz): reduced and 90·quadrant are within a factor 2 of each other.
         let radians = (reduced - 90 * Double(quadrant)) * (Double.pi / 180)
         let s = sin(radians)
-        let c = cos(radians)
+        // |radians| <= π/4, so 1 − s² >= 1/2: no cancellation, and cheaper than cos.
+        let c = (1 - s * s).squareRoot()
         switch quadrant {
         case 1: sine = c; cosine = -s
         case -1: sine = -c; cosine = s

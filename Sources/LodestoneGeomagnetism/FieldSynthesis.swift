@@ -70,13 +70,10 @@ extension ColumnTable {
                         let k = terms[4 &* t &+ 2]
                         r1 = rho * k * sectoral
                         d1 = rho * k * sectoralDerivative
+                        main.add(coefficients(t), nPlus1: Double(m + 1), value: r1, derivative: d1)
                         if m <= rateDegree {
-                            let rate = rateCoefficients(q)
-                            main.add(coefficients(t) + dt * rate, nPlus1: Double(m + 1), value: r1, derivative: d1)
-                            secular.add(rate, nPlus1: Double(m + 1), value: r1, derivative: d1)
+                            secular.add(rateCoefficients(q), nPlus1: Double(m + 1), value: r1, derivative: d1)
                             q &+= 1
-                        } else {
-                            main.add(coefficients(t), nPlus1: Double(m + 1), value: r1, derivative: d1)
                         }
                         t &+= 1
                         sectoral = c * r1
@@ -92,9 +89,8 @@ extension ColumnTable {
                         let v = terms[4 &* t &+ 3] * rho2
                         let r = u * r1 - v * r2
                         let d = u * d1 + (w * r1 - v * d2)
-                        let rate = rateCoefficients(q)
-                        main.add(coefficients(t) + dt * rate, nPlus1: nPlus1, value: r, derivative: d)
-                        secular.add(rate, nPlus1: nPlus1, value: r, derivative: d)
+                        main.add(coefficients(t), nPlus1: nPlus1, value: r, derivative: d)
+                        secular.add(rateCoefficients(q), nPlus1: nPlus1, value: r, derivative: d)
                         r2 = r1; r1 = r; d2 = d1; d1 = d
                         t &+= 1; q &+= 1; n &+= 1; nPlus1 += 1
                     }
@@ -113,10 +109,14 @@ extension ColumnTable {
                     // Column m = 0 runs on Pₙ⁰ itself (factor 1, no sine term).
                     let cf = m == 0 ? 1.0 : c
                     let sf = m == 0 ? 0.0 : s
-                    main.contribute(order: Double(m), cosM: cosM, sinM: sinM, cos: cf, sin: sf, to: &field)
                     if m <= rateDegree {
+                        // The sums are linear in the coefficients, so adding
+                        // dt × the secular-variation sums moves the main field
+                        // from the epoch to the date: g(t) = g + dt·ġ.
+                        main.addScaled(secular, by: dt)
                         secular.contribute(order: Double(m), cosM: cosM, sinM: sinM, cos: cf, sin: sf, to: &rate)
                     }
+                    main.contribute(order: Double(m), cosM: cosM, sinM: sinM, cos: cf, sin: sf, to: &field)
                     let nextCos = cosM * cosLambda - sinM * sinLambda
                     sinM = sinM * cosLambda + cosM * sinLambda
                     cosM = nextCos
@@ -156,6 +156,13 @@ struct ColumnSums {
         value += gh * r
         weighted += gh * (nPlus1 * r)
         derivative += gh * d
+    }
+
+    @inline(__always)
+    mutating func addScaled(_ other: ColumnSums, by factor: Double) {
+        value += other.value * factor
+        weighted += other.weighted * factor
+        derivative += other.derivative * factor
     }
 
     /// Adds this column's share of X′, Y′, Z′ (report eq. 10–12), with

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Timing of model evaluation and of coefficient loading, for `lodestone bench`.
 ///
 /// Points are pseudo-random but fixed (a SplitMix64 stream from `seed`), drawn
@@ -10,11 +18,15 @@ public enum GeomagneticBenchmark {
         public var points: Int
         /// Wall-clock time per full evaluation (all elements and rates), ns.
         public var nanosecondsPerPoint: Double
+        /// CPU time of the calling thread per evaluation, ns. On a shared
+        /// machine this is the steadier number: it leaves out time the
+        /// thread spent waiting for a core.
+        public var cpuNanosecondsPerPoint: Double
         /// Sum of the declinations computed; printed so the work cannot be optimised away.
         public var checksum: Double
 
         public var description: String {
-            "\(model): \(points) points, \(nanosecondsPerPoint) ns/point (checksum \(checksum))"
+            "\(model): \(points) points, \(rounded(nanosecondsPerPoint)) ns/point wall, \(rounded(cpuNanosecondsPerPoint)) ns/point CPU (checksum \(checksum))"
         }
     }
 
@@ -29,14 +41,17 @@ public enum GeomagneticBenchmark {
         checksum = 0
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = threadCPUNanoseconds()
         for p in inputs {
             // Inputs are inside the validity domain, so this never throws.
             checksum += (try? model.elements(latitude: p.0, longitude: p.1, height: p.2, decimalYear: p.3))?
                 .declination ?? .nan
         }
+        let cpu = threadCPUNanoseconds() - cpuStart
         let elapsed = clock.now - start
         return Result(model: model.name, points: inputs.count,
-                      nanosecondsPerPoint: nanoseconds(elapsed) / Double(inputs.count), checksum: checksum)
+                      nanosecondsPerPoint: nanoseconds(elapsed) / Double(inputs.count),
+                      cpuNanosecondsPerPoint: cpu / Double(inputs.count), checksum: checksum)
     }
 
     /// Time to build a model from its bundled coefficients (parse the
@@ -57,6 +72,14 @@ public enum GeomagneticBenchmark {
         }
         return best
     }
+
+    static func threadCPUNanoseconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) * 1e9 + Double(t.tv_nsec)
+    }
+
+    static func rounded(_ x: Double) -> Double { (x * 10).rounded() / 10 }
 
     static func nanoseconds(_ d: Duration) -> Double {
         let c = d.components
