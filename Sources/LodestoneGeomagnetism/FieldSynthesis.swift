@@ -36,7 +36,7 @@ extension ColumnTable {
         var rate = SphericalSums()
         terms.withUnsafeBufferPointer { terms in
             rates.withUnsafeBufferPointer { rates in
-                // (g, h) and (a, b) of term i, and (gdot, hdot) of rate i.
+                // (g, h) of term i, and (gdot, hdot) of rate i.
                 @inline(__always) func coefficients(_ i: Int) -> SIMD2<Double> {
                     SIMD2(terms[4 &* i], terms[4 &* i &+ 1])
                 }

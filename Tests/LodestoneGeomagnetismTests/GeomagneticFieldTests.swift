@@ -4,7 +4,7 @@ import Testing
 /// The Android-style convenience: metres, Unix time, µT.
 @Suite struct GeomagneticFieldTests {
     @Test func convertsUnitsOfTheNOAAResult() throws {
-        // 2027-07-02T12:00:00Z, 1500 m above the ellipsoid, Berlin.
+        // 2027-07-03T12:00:00Z, 1500 m above the ellipsoid, Berlin.
         let field = try GeomagneticField(latitude: 52.512, longitude: 13.327, altitude: 1500,
                                          unixTime: 1_814_616_000)
         let e = try GeomagneticModel.wmm2025.elements(latitude: 52.512, longitude: 13.327, height: 1.5,
