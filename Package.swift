@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LodestoneLogs", targets: ["LodestoneLogs"]),
         .library(name: "LodestoneSimulation", targets: ["LodestoneSimulation"]),
         .library(name: "LodestoneIIO", targets: ["LodestoneIIO"]),
+        .library(name: "LodestoneGeomagnetism", targets: ["LodestoneGeomagnetism"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
     ],
     targets: [
@@ -20,6 +21,8 @@ let package = Package(
         .target(name: "LodestoneLogs", dependencies: ["LodestoneCore"]),
         // The Swift API: HeadingManager, in the manner of CLLocationManager.
         .target(name: "Lodestone", dependencies: ["LodestoneCore"]),
+        // Pure: bundled World Magnetic Model (WMM2025, WMMHR2025) evaluation. No I/O.
+        .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation"],
@@ -52,6 +55,11 @@ let package = Package(
         .testTarget(
             name: "LodestoneIIOTests",
             dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneTestSupport", "iio-probe"]
+        ),
+        .testTarget(
+            name: "LodestoneGeomagnetismTests",
+            dependencies: ["LodestoneGeomagnetism", "LodestoneTestSupport"],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
