@@ -24,3 +24,15 @@ extension JSONLineBuilder {
         endObject()
     }
 }
+
+extension JSONLineBuilder {
+    /// Appends an event line: an object with an `event` key, so a consumer of
+    /// the heading stream tells events from headings by that key.
+    public func appendEvent(_ event: String, reason: String? = nil, timestamp: Double? = nil) {
+        beginObject()
+        string("event", event)
+        if let reason { string("reason", reason) }
+        if let timestamp { number("timestamp", timestamp, decimals: 6) }
+        endObject()
+    }
+}

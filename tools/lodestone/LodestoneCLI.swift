@@ -9,6 +9,7 @@ enum LodestoneCLI {
     static let commands: [any Command.Type] = [
         ReplayCommand.self,
         SimulateCommand.self,
+        FieldCommand.self,
         BenchCommand.self,
     ]
 
