@@ -10,6 +10,7 @@ enum LodestoneCLI {
         ReplayCommand.self,
         SimulateCommand.self,
         FieldCommand.self,
+        EvaluateCommand.self,
         BenchCommand.self,
     ]
 
