@@ -10,6 +10,8 @@ let package = Package(
     targets: [
         // Pure: geometry, samples, attitude, heading, filters. No I/O.
         .target(name: "LodestoneCore"),
+        // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
+        .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore"],
@@ -18,6 +20,10 @@ let package = Package(
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneTestSupport"]),
+        .testTarget(
+            name: "LodestoneCalibrationTests",
+            dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
