@@ -21,11 +21,13 @@ public struct CalibrationFitSettings: Hashable, Sendable {
     public var maximumConditionNumber: Double
     /// Fits whose error exceeds this are rejected rather than graded poor.
     public var maximumFitErrorPercent: Double
+    /// Fits with more outliers than this share of the samples are rejected.
+    public var maximumOutlierPercent: Double
     public var gradeThresholds: CalibrationGrade.Thresholds
 
     public init(unit: String, minimumSamples: [CalibrationModel: Int], minimumConditioning: [CalibrationModel: Double],
                 maximumParameterError: Double, plausibleMagnitude: ClosedRange<Double>, maximumConditionNumber: Double,
-                maximumFitErrorPercent: Double, gradeThresholds: CalibrationGrade.Thresholds) {
+                maximumFitErrorPercent: Double, maximumOutlierPercent: Double, gradeThresholds: CalibrationGrade.Thresholds) {
         self.unit = unit
         self.minimumSamples = minimumSamples
         self.minimumConditioning = minimumConditioning
@@ -33,11 +35,13 @@ public struct CalibrationFitSettings: Hashable, Sendable {
         self.plausibleMagnitude = plausibleMagnitude
         self.maximumConditionNumber = maximumConditionNumber
         self.maximumFitErrorPercent = maximumFitErrorPercent
+        self.maximumOutlierPercent = maximumOutlierPercent
         self.gradeThresholds = gradeThresholds
     }
 
     /// Magnetometer: field 10–100 µT (the Earth's field is 22–67 µT), a
-    /// correction stretching no axis more than 3× another, fit error ≤ 15 %.
+    /// correction stretching no axis more than 3× another, fit error ≤ 15 %,
+    /// at most 5 % outliers.
     /// Parameters to 0.5 % of the field (1σ), about 0.7° of heading at 65° dip.
     /// The floors put a hemisphere or a flat turn with tilts below ±60° on
     /// the sphere model.
@@ -49,12 +53,15 @@ public struct CalibrationFitSettings: Hashable, Sendable {
         plausibleMagnitude: 10...100,
         maximumConditionNumber: 3,
         maximumFitErrorPercent: 15,
+        maximumOutlierPercent: 5,
         gradeThresholds: .standard
     )
 
     /// Accelerometer from still positions (one averaged vector each): gravity
     /// 7.8–11.8 m/s² raw (±20 %), six positions for per-axis scales, nine well
-    /// spread ones for cross-axis terms.
+    /// spread ones for cross-axis terms; axis gains within 1.5× of each other.
+    /// Good: per-axis scales, |a| within 0.5 % RMS of g, six distinct
+    /// positions (each fills one of the 100 regions, hence "6 %").
     public static let accelerometer = CalibrationFitSettings(
         unit: "m/s²",
         minimumSamples: [.sphere: 4, .diagonal: 6, .full: 9],
@@ -63,8 +70,9 @@ public struct CalibrationFitSettings: Hashable, Sendable {
         plausibleMagnitude: 7.8...11.8,
         maximumConditionNumber: 1.5,
         maximumFitErrorPercent: 5,
-        gradeThresholds: CalibrationGrade.Thresholds(goodFitErrorPercent: 0.5, goodCoveragePercent: 6,
-                                                     acceptableFitErrorPercent: 1, acceptableCoveragePercent: 6)
+        maximumOutlierPercent: 10,
+        gradeThresholds: CalibrationGrade.Thresholds(goodModel: .diagonal, goodFitErrorPercent: 0.5, goodCoveragePercent: 6,
+                                                     acceptableFitErrorPercent: 1, acceptableCoveragePercent: 4)
     )
 
     func minimumSamples(_ model: CalibrationModel) -> Int {

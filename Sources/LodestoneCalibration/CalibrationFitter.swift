@@ -66,6 +66,10 @@ public struct CalibrationFitter: Sendable {
         let offset = ellipsoid.centre
         let corrected = points.map { matrix * ($0 - offset) }
         let residuals = FitResiduals(corrected: corrected, target: target)
+        let outlierLimit = Double(points.count) * settings.maximumOutlierPercent / 100
+        guard Double(residuals.outlierCount) <= outlierLimit else {
+            throw .tooManyOutliers(count: residuals.outlierCount, of: points.count, limitPercent: settings.maximumOutlierPercent)
+        }
         guard residuals.fitErrorPercent <= settings.maximumFitErrorPercent else {
             throw .poorFit(fitErrorPercent: residuals.fitErrorPercent, limit: settings.maximumFitErrorPercent)
         }

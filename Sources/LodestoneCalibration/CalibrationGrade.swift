@@ -17,26 +17,29 @@ public enum CalibrationGrade: String, Sendable, Codable, Comparable {
     case good
 
     public struct Thresholds: Hashable, Sendable {
+        /// The simplest model that can be "good".
+        public var goodModel: CalibrationModel
         public var goodFitErrorPercent: Double
         public var goodCoveragePercent: Double
         public var acceptableFitErrorPercent: Double
         public var acceptableCoveragePercent: Double
 
-        public init(goodFitErrorPercent: Double, goodCoveragePercent: Double,
+        public init(goodModel: CalibrationModel, goodFitErrorPercent: Double, goodCoveragePercent: Double,
                     acceptableFitErrorPercent: Double, acceptableCoveragePercent: Double) {
+            self.goodModel = goodModel
             self.goodFitErrorPercent = goodFitErrorPercent
             self.goodCoveragePercent = goodCoveragePercent
             self.acceptableFitErrorPercent = acceptableFitErrorPercent
             self.acceptableCoveragePercent = acceptableCoveragePercent
         }
 
-        public static let standard = Thresholds(goodFitErrorPercent: 2.5, goodCoveragePercent: 75,
+        public static let standard = Thresholds(goodModel: .full, goodFitErrorPercent: 2.5, goodCoveragePercent: 75,
                                                 acceptableFitErrorPercent: 3, acceptableCoveragePercent: 50)
     }
 
     public init(model: CalibrationModel, fitErrorPercent: Double, coveragePercent: Double,
                 thresholds: Thresholds = .standard) {
-        if model == .full, fitErrorPercent <= thresholds.goodFitErrorPercent,
+        if model >= thresholds.goodModel, fitErrorPercent <= thresholds.goodFitErrorPercent,
            coveragePercent >= thresholds.goodCoveragePercent {
             self = .good
         } else if fitErrorPercent <= thresholds.acceptableFitErrorPercent,

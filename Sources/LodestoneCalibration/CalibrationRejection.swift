@@ -18,6 +18,8 @@ public enum CalibrationRejection: Error, Hashable, Sendable, CustomStringConvert
     case illConditioned(conditionNumber: Double, limit: Double)
     /// The samples scatter too far from the fitted surface.
     case poorFit(fitErrorPercent: Double, limit: Double)
+    /// Too many samples far off the fitted surface (`FitResiduals` outliers).
+    case tooManyOutliers(count: Int, of: Int, limitPercent: Double)
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum CalibrationRejection: Error, Hashable, Sendable, CustomStringConvert
             return "fitted magnitude \(formatNumber(value)) \(unit) is outside the plausible \(formatNumber(range.lowerBound))–\(formatNumber(range.upperBound)) \(unit): wrong sensor scale or units, a strong magnet nearby, or too little coverage for the model"
         case let .illConditioned(conditionNumber, limit):
             return "the correction would stretch one axis \(formatNumber(conditionNumber))× more than another (limit \(formatNumber(limit))×): a magnet or iron very close to the sensor, or a broken axis"
+        case let .tooManyOutliers(count, total, limitPercent):
+            return "\(count) of \(total) samples are far off the fitted surface (limit \(formatNumber(limitPercent)) %): spikes from the sensor, or the field changed while calibrating; check the wiring and keep away from magnets"
         case let .poorFit(fitErrorPercent, limit):
             return "fit error \(formatNumber(fitErrorPercent)) % is above the \(formatNumber(limit)) % these orientations allow: the field changed during calibration (iron or a magnet moved nearby, a motor running?); try again away from metal, turning through more orientations"
         }
