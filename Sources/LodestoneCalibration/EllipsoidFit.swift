@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LodestoneCore
 
 /// Fits an ellipsoid (or a diagonal ellipsoid, or a sphere) to 3-D points.
@@ -8,11 +15,14 @@ import LodestoneCore
 ///    rotation and translation, so it does not care where the offset is).
 ///    Closed form from the 10×10 scatter matrix; the diagonal and sphere
 ///    models are the same problem with some coefficients held at zero/equal.
-/// 2. **Refinement**: Levenberg–Marquardt on the residuals `|W(m − c)| − 1`,
-///    i.e. the relative error of the corrected magnitude — the quantity a
-///    compass cares about — with Huber weights (threshold 3σ, σ from the
-///    median absolute residual) so a few spikes or a brief disturbance do not
-///    pull the fit.
+/// 2. **Refinement**: Levenberg–Marquardt on the residuals
+///    `R · (|W(m − c)| − 1)` with `R = det(W)^(-1/3)`, the mean radius: the
+///    error of the corrected magnitude `|S(m − c)| − R` for the volume-keeping
+///    correction `S = R·W` — the quantity a compass cares about, in field
+///    units. (Without the factor R the residual is relative, and on partial
+///    coverage the fit can shrink it by inflating the ellipsoid.) Huber
+///    weights (threshold 3σ, σ from the median absolute residual) keep a few
+///    spikes or a brief disturbance from pulling the fit.
 ///
 /// Work is done on normalised points (mean removed, divided by the RMS radius)
 /// so the normal equations stay well-scaled for any unit or offset.
@@ -149,13 +159,37 @@ public struct EllipsoidFit: Sendable {
         var jtr = [Double](repeating: 0, count: 9)
     }
 
-    /// Columns of the Jacobian of `|W(m − c)| − 1` that `model` uses, in the
-    /// order centre (3), then W₀₀ W₁₁ W₂₂ W₁₂ W₀₂ W₀₁ (full), W₀₀ W₁₁ W₂₂
-    /// (diagonal) or the common scale (sphere).
+    /// Mean radius `det(W)^(-1/3)` and its gradient over the parameters of
+    /// `model` (zero for the centre); nil when `W` is not positive-definite.
+    private func meanRadiusGradient(_ w: Matrix3, model: CalibrationModel) -> (radius: Double, gradient: [Double])? {
+        let det = w.determinant
+        guard det > 0, det.isFinite, let inv = w.inverse else { return nil }
+        let r = 1 / cbrt(det)
+        // ∂ det(W)^(-1/3) / ∂W_jk = -(R/3) (W⁻¹)_kj; symmetric off-diagonal parameters count twice.
+        var g = [Double](repeating: 0, count: 9)
+        switch model {
+        case .sphere:
+            g[3] = -r / w[0, 0]
+        case .diagonal, .full:
+            g[3] = -r / 3 * inv[0, 0]; g[4] = -r / 3 * inv[1, 1]; g[5] = -r / 3 * inv[2, 2]
+            if model == .full {
+                g[6] = -2 * r / 3 * inv[1, 2]; g[7] = -2 * r / 3 * inv[0, 2]; g[8] = -2 * r / 3 * inv[0, 1]
+            }
+        }
+        return (r, g)
+    }
+
+    /// Cost and normal equations of the residuals `R·(|W(m − c)| − 1)`. The
+    /// parameters of `model` are, in order: centre (3), then W₀₀ W₁₁ W₂₂ W₁₂
+    /// W₀₂ W₀₁ (full), W₀₀ W₁₁ W₂₂ (diagonal) or the common scale (sphere).
     private func evaluate(_ e: Ellipsoid, model: CalibrationModel, huber k: Double) -> Evaluation {
         let n = model.parameterCount
         let w = e.transform, c = e.centre
         var out = Evaluation()
+        guard let (radius, radiusGradient) = meanRadiusGradient(w, model: model) else {
+            out.cost = .infinity
+            return out
+        }
         var cost = 0.0
         out.jtj.withUnsafeMutableBufferPointer { jtj in
             out.jtr.withUnsafeMutableBufferPointer { jtr in
@@ -167,7 +201,8 @@ public struct EllipsoidFit: Sendable {
                             let rho = u.length
                             guard rho > 0 else { continue }
                             let g = u * (1 / rho)
-                            let r = rho - 1
+                            let relative = rho - 1
+                            let r = radius * relative
                             let ar = abs(r)
                             let weight: Double
                             if ar <= k {
@@ -190,6 +225,8 @@ public struct EllipsoidFit: Sendable {
                                     row[8] = g.x * d.y + g.y * d.x
                                 }
                             }
+                            // d(R·(ρ − 1)) = R·dρ + (ρ − 1)·dR
+                            for a in 0..<n { row[a] = radius * row[a] + relative * radiusGradient[a] }
                             for a in 0..<n {
                                 let ra = weight * row[a]
                                 jtr[a] += ra * r
@@ -205,7 +242,8 @@ public struct EllipsoidFit: Sendable {
     }
 
     private func residualMagnitudes(_ e: Ellipsoid) -> [Double] {
-        points.map { abs(e.residual($0)) }
+        let r = e.meanRadius
+        return points.map { abs(r * e.residual($0)) }
     }
 
     private func step(_ e: Ellipsoid, _ delta: [Double], model: CalibrationModel) -> Ellipsoid {
@@ -256,15 +294,22 @@ public struct EllipsoidFit: Sendable {
                     a[i, i] *= 1 + lambda
                 }
                 guard let delta = a.choleskySolve((0..<n).map { -eval.jtr[$0] }) else { return nil }
+                // Converged when the step, or the decrease the linear model
+                // predicts for it, is at rounding level (normalised units).
+                var predicted = 0.0
+                for i in 0..<n {
+                    var jtjDelta = 0.0
+                    for j in 0..<n { jtjDelta += eval.jtj[min(i, j) * 9 + max(i, j)] * delta[j] }
+                    predicted -= delta[i] * (eval.jtr[i] + 0.5 * jtjDelta)
+                }
+                let stepSize = delta.reduce(0) { $0 + $1 * $1 }.squareRoot()
+                if stepSize < 1e-10 || predicted <= 1e-12 * eval.cost { break }
                 let trial = step(current, delta, model: model)
                 let trialEval = evaluate(trial, model: model, huber: k)
                 if trialEval.cost < eval.cost {
-                    let gain = eval.cost - trialEval.cost
                     current = trial
                     eval = trialEval
                     lambda = max(lambda * 0.1, 1e-12)
-                    let stepSize = delta.reduce(0) { $0 + $1 * $1 }.squareRoot()
-                    if stepSize < 1e-10 || gain <= 1e-14 * max(eval.cost, 1e-300) { break }
                 } else {
                     lambda *= 10
                     if lambda > 1e10 { break }
@@ -276,6 +321,8 @@ public struct EllipsoidFit: Sendable {
                 k = next
             }
         }
+        // Symmetric by construction; remove rounding-level asymmetry from the start value.
+        current.transform = current.transform.symmetricPart
         return current.isProper ? (current, iterations) : nil
     }
 

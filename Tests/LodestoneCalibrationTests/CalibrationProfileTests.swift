@@ -1,5 +1,6 @@
 import Foundation
 import LodestoneCore
+import LodestoneTestSupport
 import Testing
 @testable import LodestoneCalibration
 
@@ -84,6 +85,19 @@ import Testing
         #expect(p.sensor == .accelerometer)
         #expect(p.device.driver == nil)
         #expect(p.accelerometerCalibration?.offset == Vector3(0.1, -0.05, 0.2))
+    }
+
+    /// The example in calibration/README.md is a valid profile with the stated figures.
+    @Test func readmeExampleDecodes() throws {
+        let readme = try String(contentsOf: SharedData.packageRoot.appendingPathComponent("calibration/README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```json\n"))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let p = try CalibrationProfile(json: Data(readme[start.upperBound..<end.lowerBound].utf8))
+        #expect(p.sensor == .magnetometer)
+        #expect(p.quality.model == .full)
+        #expect(p.quality.expectedMagnitude == 49.8)
+        let calibration = try #require(p.magneticCalibration)
+        #expect((calibration.hardIron - Vector3(-0.644, -10.545, 2.026)).length < 0.001)
     }
 
     @Test func rejectsBrokenJSON() throws {
