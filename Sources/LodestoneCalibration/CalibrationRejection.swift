@@ -45,11 +45,28 @@ public enum CalibrationRejection: Error, Hashable, Sendable, CustomStringConvert
     }
 }
 
+/// ⌊log10(a)⌋ for a > 0, without Foundation.
+private func log10Floor(_ a: Double) -> Int {
+    var e = 0
+    var v = a
+    while v < 1 {
+        v *= 10
+        e -= 1
+    }
+    while v >= 10 {
+        v /= 10
+        e += 1
+    }
+    return e
+}
+
 /// Short decimal for messages: three significant digits, no exponent for ordinary values.
 func formatNumber(_ x: Double) -> String {
     guard x.isFinite else { return String(x) }
     let a = abs(x)
-    let decimals = a >= 100 ? 0 : (a >= 10 ? 1 : (a >= 1 ? 2 : 3))
+    // Three decimals below 1, or two significant digits for smaller numbers.
+    let small = a >= 1e-12 && a < 0.01 ? 1 - log10Floor(a) : 0
+    let decimals = a >= 100 ? 0 : (a >= 10 ? 1 : (a >= 1 ? 2 : max(3, small)))
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     let r = (x * scale).rounded() / scale

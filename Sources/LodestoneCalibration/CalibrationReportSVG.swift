@@ -169,7 +169,7 @@ public enum CalibrationReportSVG {
             switch fit.model {
             case .full: modelText = "full (offset + symmetric 3×3)"
             case .diagonal: modelText = "diagonal (offset + axis scales)"
-            case .sphere: modelText = "sphere (offset only)"
+            case .sphere: modelText = "sphere (offset + one scale)"
             }
             lines.append("Model: \(modelText)")
             lines.append("Grade: \(fit.grade.rawValue)")

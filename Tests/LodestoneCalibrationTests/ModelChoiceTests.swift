@@ -121,3 +121,15 @@ import Testing
         }
     }
 }
+
+@Suite struct RejectionMessageTests {
+    @Test func numbersInMessages() {
+        #expect(formatNumber(0.00031) == "0.00031")
+        #expect(formatNumber(0.5) == "0.5")
+        #expect(formatNumber(12.345) == "12.3")
+        #expect(formatNumber(662.4) == "662")
+        #expect(formatNumber(0) == "0")
+        #expect(formatNumber(1e-300) == "0")
+        #expect(CalibrationRejection.insufficientCoverage(conditioning: 0.00031).description.contains("0.00031"))
+    }
+}
