@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "LodestoneSimulation", targets: ["LodestoneSimulation"]),
         .library(name: "LodestoneIIO", targets: ["LodestoneIIO"]),
         .library(name: "LodestoneGeomagnetism", targets: ["LodestoneGeomagnetism"]),
+        .library(name: "LodestoneCalibration", targets: ["LodestoneCalibration"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
     ],
     targets: [
@@ -23,6 +24,8 @@ let package = Package(
         .target(name: "Lodestone", dependencies: ["LodestoneCore"]),
         // Pure: bundled World Magnetic Model (WMM2025, WMMHR2025) evaluation. No I/O.
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
+        // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
+        .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism"],
@@ -60,6 +63,10 @@ let package = Package(
             name: "LodestoneGeomagnetismTests",
             dependencies: ["LodestoneGeomagnetism", "LodestoneTestSupport"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "LodestoneCalibrationTests",
+            dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
