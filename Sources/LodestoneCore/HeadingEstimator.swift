@@ -20,6 +20,8 @@ public struct HeadingEstimator: Sendable {
     public struct Settings: Hashable, Sendable {
         public var forwardAxis: ForwardAxis
         public var calibration: MagneticCalibration
+        /// Quality of `calibration`; nil when the magnetometer was never calibrated.
+        public var calibrationStatus: CalibrationStatus?
         /// Nil turns smoothing off.
         public var smoothing: AdaptiveSmoother.Settings?
         public var accuracy: HeadingAccuracyEstimator.Settings
@@ -32,6 +34,7 @@ public struct HeadingEstimator: Sendable {
 
         public init(forwardAxis: ForwardAxis = .default,
                     calibration: MagneticCalibration = .identity,
+                    calibrationStatus: CalibrationStatus? = nil,
                     smoothing: AdaptiveSmoother.Settings? = AdaptiveSmoother.Settings(),
                     accuracy: HeadingAccuracyEstimator.Settings = .init(),
                     minimumAxisElevation: Double = 10,
@@ -39,6 +42,7 @@ public struct HeadingEstimator: Sendable {
                     plausibleGravity: ClosedRange<Double> = 4.9...14.7) {
             self.forwardAxis = forwardAxis
             self.calibration = calibration
+            self.calibrationStatus = calibrationStatus
             self.smoothing = smoothing
             self.accuracy = accuracy
             self.minimumAxisElevation = minimumAxisElevation
