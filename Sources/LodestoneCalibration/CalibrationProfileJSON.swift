@@ -1,5 +1,5 @@
 // Foundation is used here for JSONEncoder/JSONDecoder only; no file I/O.
-import Foundation
+import FoundationEssentials
 import LodestoneCore
 
 extension CalibrationProfile: Codable {

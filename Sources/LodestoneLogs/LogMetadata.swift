@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LodestoneCore
 
 /// The header of a native Lodestone log: what recorded it, when, how fast, in which units.

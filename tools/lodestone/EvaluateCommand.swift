@@ -64,16 +64,16 @@ enum EvaluateCommand: Command {
             print(j.text, terminator: "")
         } else {
             let width = max(12, results.map { basename($0.file).count }.max() ?? 0) + 2
-            print("file".padding(toLength: width, withPad: " ", startingAt: 0) + "scored   heading RMSE   within ±accuracy")
+            print("file".padded(to: width) + "scored   heading RMSE   within ±accuracy")
             for r in results {
-                print(basename(r.file).padding(toLength: width, withPad: " ", startingAt: 0)
-                      + String(r.scored).padding(toLength: 9, withPad: " ", startingAt: 0)
-                      + (fixed(r.rmse, 2) + "°").padding(toLength: 15, withPad: " ", startingAt: 0)
+                print(basename(r.file).padded(to: width)
+                      + String(r.scored).padded(to: 9)
+                      + (fixed(r.rmse, 2) + "°").padded(to: 15)
                       + fixed(r.coverage * 100, 1) + "%")
             }
             if results.count > 1 {
-                print("mean".padding(toLength: width + 9, withPad: " ", startingAt: 0)
-                      + (fixed(mean, 2) + "°").padding(toLength: 15, withPad: " ", startingAt: 0)
+                print("mean".padded(to: width + 9)
+                      + (fixed(mean, 2) + "°").padded(to: 15)
                       + fixed(meanCoverage * 100, 1) + "%")
             }
         }

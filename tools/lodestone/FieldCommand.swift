@@ -70,7 +70,7 @@ enum FieldCommand: Command {
         var lineNumber = 0
         while let raw = readLine(strippingNewline: true) {
             lineNumber += 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingSpaces
             guard let first = line.unicodeScalars.first, !(first.properties.isAlphabetic || first == "#") else { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { DecimalParser.parse(String($0)) }
             guard fields.count == 4, let year = fields[0], let alt = fields[1], let lat = fields[2], let lon = fields[3],
@@ -112,8 +112,8 @@ enum FieldCommand: Command {
             ("Grid variation (GV)", e.gridVariation.map { f($0, 4) + "°" } ?? "undefined (|lat| < 55°)", ""),
         ]
         for (name, value, rate) in rows {
-            s += "  " + name.padding(toLength: 21, withPad: " ", startingAt: 0)
-                + value.padding(toLength: 26, withPad: " ", startingAt: 0) + rate + "\n"
+            s += "  " + name.padded(to: 21)
+                + value.padded(to: 26) + rate + "\n"
         }
         switch e.zone {
         case .normal: s += "  Zone: normal\n"

@@ -96,7 +96,7 @@ enum SimulateCommand: Command {
 
     private static func numbers(_ arguments: CommandLineArguments, _ name: String, count: Int) throws(UsageError) -> [Double]? {
         guard let text = arguments.string(name) else { return nil }
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",").map { Double($0.trimmingSpaces) }
         guard parts.count == count, parts.allSatisfy({ $0?.isFinite == true }) else {
             throw UsageError("--\(name) needs \(count) comma-separated numbers, got '\(text)'")
         }
