@@ -10,6 +10,8 @@ let package = Package(
     targets: [
         // Pure: geometry, samples, attitude, heading, filters. No I/O.
         .target(name: "LodestoneCore"),
+        // Pure: geodesics on WGS84 (bearing, distance, destination).
+        .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore"],
@@ -18,6 +20,7 @@ let package = Package(
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneTestSupport"]),
+        .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
