@@ -10,7 +10,7 @@ let package = Package(
     targets: [
         // Pure: geometry, samples, attitude, heading, filters. No I/O.
         .target(name: "LodestoneCore"),
-        // Pure: geodesics on WGS84 (bearing, distance, destination).
+        // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
         .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
