@@ -25,6 +25,11 @@ public struct HeadingEstimator: Sendable {
         /// Nil turns smoothing off.
         public var smoothing: AdaptiveSmoother.Settings?
         public var accuracy: HeadingAccuracyEstimator.Settings
+        public var monitor: MagneticEnvironmentMonitor.Settings
+        /// The field the model expects here, when the position is known.
+        public var expectedField: ExpectedField?
+        /// Unix seconds of sample time 0 (for the calibration's age), when known.
+        public var wallClockStart: Double?
         /// The heading is invalid when the forward axis is closer than this to vertical, degrees.
         public var minimumAxisElevation: Double
         /// Plausible calibrated field strength, µT (the Earth's is 22–67 µT).
@@ -37,6 +42,9 @@ public struct HeadingEstimator: Sendable {
                     calibrationStatus: CalibrationStatus? = nil,
                     smoothing: AdaptiveSmoother.Settings? = AdaptiveSmoother.Settings(),
                     accuracy: HeadingAccuracyEstimator.Settings = .init(),
+                    monitor: MagneticEnvironmentMonitor.Settings = .init(),
+                    expectedField: ExpectedField? = nil,
+                    wallClockStart: Double? = nil,
                     minimumAxisElevation: Double = 10,
                     plausibleFieldStrength: ClosedRange<Double> = 10...100,
                     plausibleGravity: ClosedRange<Double> = 4.9...14.7) {
@@ -45,6 +53,9 @@ public struct HeadingEstimator: Sendable {
             self.calibrationStatus = calibrationStatus
             self.smoothing = smoothing
             self.accuracy = accuracy
+            self.monitor = monitor
+            self.expectedField = expectedField
+            self.wallClockStart = wallClockStart
             self.minimumAxisElevation = minimumAxisElevation
             self.plausibleFieldStrength = plausibleFieldStrength
             self.plausibleGravity = plausibleGravity
@@ -54,6 +65,7 @@ public struct HeadingEstimator: Sendable {
     public let settings: Settings
     public private(set) var smoother: AdaptiveSmoother
     public private(set) var accuracyEstimator: HeadingAccuracyEstimator
+    public private(set) var monitor: MagneticEnvironmentMonitor
     let axis: Vector3
     let maximumAxisUp: Double // sin(90° − elevation limit)
     let fieldRange2: ClosedRange<Double>
@@ -64,6 +76,8 @@ public struct HeadingEstimator: Sendable {
         self.settings = settings
         smoother = settings.smoothing.map { AdaptiveSmoother(settings: $0) } ?? .passThrough
         accuracyEstimator = HeadingAccuracyEstimator(settings: settings.accuracy)
+        monitor = MagneticEnvironmentMonitor(settings: settings.monitor, calibration: settings.calibrationStatus,
+                                             expected: settings.expectedField, wallClockStart: settings.wallClockStart)
         axis = settings.forwardAxis.vector
         maximumAxisUp = Self.cosine(degrees: settings.minimumAxisElevation)
         fieldRange2 = Self.squared(settings.plausibleFieldStrength)
@@ -93,6 +107,9 @@ public struct HeadingEstimator: Sendable {
         accuracyEstimator.record(field: m, smoothedField: smoother.field,
                                  acceleration: a, smoothedGravity: smoother.gravity, dt: dt)
         let up = smoother.up, east = smoother.east
+        let still = smoother.rotationRate < Self.stillRate
+            && abs(smoother.gravity.squaredLength - Self.gravity2) < Self.stillGravity2
+        monitor.update(field: m, up: up, still: still, time: sample.time, dt: dt)
         let north = up.cross(east)
         let direction = HeadingDirection(east: east.dot(axis), north: north.dot(axis))
         let valid = abs(up.dot(axis)) < maximumAxisUp
@@ -100,6 +117,24 @@ public struct HeadingEstimator: Sendable {
             && gravityRange2.contains(smoother.gravity.squaredLength)
         return HeadingEstimate(time: sample.time, direction: direction, field: m, isValid: valid)
     }
+
+    /// Still enough to trust the dip: turning slower than 0.3 rad/s and gravity within ~2 % of 1 g.
+    static let stillRate = 0.3
+    static let gravity2 = HeadingAccuracyEstimator.standardGravity * HeadingAccuracyEstimator.standardGravity
+    static let stillGravity2 = 0.04 * gravity2
+
+    /// The field the model expects here changed (new position or date).
+    public mutating func setExpectedField(_ field: ExpectedField?) {
+        monitor.setExpected(field)
+    }
+
+    /// Events raised since the last call (calibration prompts, disturbances).
+    public mutating func takeEvents() -> [MagneticEvent] {
+        monitor.takeEvents()
+    }
+
+    /// Whether events are waiting: one branch per sample for the caller.
+    public var hasEvents: Bool { !monitor.events.isEmpty }
 
     /// Attitude of the smoothed state, body → ENU with north = magnetic north.
     public var attitude: Quaternion {
@@ -110,7 +145,12 @@ public struct HeadingEstimator: Sendable {
     /// `headingAccuracy` in degrees for the current state, −1 when invalid.
     public func accuracy(for estimate: HeadingEstimate) -> Double {
         guard estimate.isValid else { return -1 }
-        return accuracyEstimator.accuracy(gravity: smoother.gravity, field: smoother.field,
-                                          smoothingFactor: smoother.lastAlpha)
+        let departure = monitor.departure
+        return accuracyEstimator.accuracy(.init(
+            gravity: smoother.gravity, field: smoother.field, smoothingFactor: smoother.lastAlpha,
+            cutoff: smoother.cutoff, rotationRate: smoother.rotationRate,
+            strengthDeparture: departure.strength, dipDeparture: departure.dip,
+            isDisturbed: monitor.isDisturbed, disturbanceBound: monitor.disturbanceBound,
+            calibration: settings.calibrationStatus))
     }
 }
