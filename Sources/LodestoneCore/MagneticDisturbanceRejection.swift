@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Decides whether a magnetometer reading may correct the heading.
+///
+/// The undisturbed earth field has a fixed strength and dip at a place. A
+/// magnet passing by, or fixed to the board, changes both, so a reading whose
+/// norm or dip leaves the reference by more than a tolerance is rejected and
+/// the heading runs on the gyro alone. The reference is learned from accepted
+/// readings (a running mean at first, then a slow average so that it follows
+/// temperature drift but not a disturbance).
+///
+/// A field that stays different for good (the board moved into a vehicle, or
+/// the reference was learned next to a magnet) is adopted as the new
+/// reference once it has been *constant in the earth frame* for
+/// ``newFieldTime`` while the board turned by at least ``newFieldRotation``.
+/// A magnet attached to the board turns with it, so its field is not constant
+/// in the earth frame and is never adopted; a board that lies still cannot
+/// tell the two apart, so it waits.
+public struct MagneticDisturbanceRejection: Hashable, Sendable {
+    /// Largest relative deviation of the field strength from the reference.
+    public var normTolerance: Double
+    /// Largest deviation of the dip angle from the reference, rad.
+    public var dipTolerance: Double
+    /// Averaging time of the reference once learned, s.
+    public var referenceTime: Double
+    /// How long a different field must stay constant in the earth frame before it is adopted, s.
+    public var newFieldTime: Double
+    /// How far the board must turn meanwhile, rad.
+    public var newFieldRotation: Double
+
+    /// Reference field strength, µT (nil until the first reading).
+    public private(set) var referenceNorm: Double?
+    /// Sine of the reference dip angle (positive when the field points down).
+    public private(set) var referenceSinDip = 0.0
+    /// Whether the last reading was rejected as disturbed.
+    public private(set) var isDisturbed = false
+
+    private var learnedTime = 0.0
+    private var dipToleranceOfSine = 0.0
+    private var referenceCosDip = 1.0
+    private var candidateMean = Vector3.zero
+    private var candidateTime = 0.0
+    private var candidateRotation = 0.0
+
+    public init(normTolerance: Double, dipTolerance: Double, referenceTime: Double,
+                newFieldTime: Double, newFieldRotation: Double) {
+        self.normTolerance = normTolerance
+        self.dipTolerance = dipTolerance
+        self.referenceTime = referenceTime
+        self.newFieldTime = newFieldTime
+        self.newFieldRotation = newFieldRotation
+    }
+
+    /// Reference dip angle in radians (positive down), or nil before the first reading.
+    public var referenceDip: Double? { referenceNorm == nil ? nil : asin(referenceSinDip) }
+
+    /// Classifies one reading. `fieldInEarth` is the reading rotated into the
+    /// earth frame with the current attitude, `norm` its length, `rotation` the
+    /// angle the board turned since the previous reading (rad).
+    ///
+    /// Returns nil when the reading is disturbed; otherwise how far (µT) it is
+    /// from the undisturbed field at the same heading, the smallest disturbance
+    /// it may still carry. A disturbance of size d turns the horizontal field
+    /// by up to d / (horizontal strength) radians.
+    public mutating func classify(fieldInEarth e: Vector3, norm: Double, rotation: Double, dt: Double) -> Double? {
+        guard let ref = referenceNorm else {
+            adopt(norm: norm, sinDip: -e.z / norm)
+            return 0
+        }
+        let sinDip = -e.z / norm
+        let clean = abs(norm - ref) <= normTolerance * ref
+            && abs(sinDip - referenceSinDip) <= dipToleranceOfSine
+        isDisturbed = !clean
+        guard clean else {
+            trackCandidate(e, rotation: rotation, dt: dt)
+            return nil
+        }
+        candidateTime = 0
+        let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
+        let dh = horizontal - ref * referenceCosDip, dz = e.z + ref * referenceSinDip
+        return (dh * dh + dz * dz).squareRoot()
+    }
+
+    /// Folds an accepted reading into the reference.
+    public mutating func learn(norm: Double, sinDip: Double, dt: Double) {
+        guard let ref = referenceNorm else { return adopt(norm: norm, sinDip: sinDip) }
+        learnedTime += dt
+        let k = dt / min(referenceTime, learnedTime)
+        referenceNorm = ref + (norm - ref) * k
+        setSinDip(referenceSinDip + (sinDip - referenceSinDip) * k)
+    }
+
+    /// Forgets the reference; the next reading starts a new one.
+    public mutating func reset() {
+        referenceNorm = nil
+        isDisturbed = false
+        learnedTime = 0
+        candidateTime = 0
+    }
+
+    private mutating func trackCandidate(_ e: Vector3, rotation: Double, dt: Double) {
+        if candidateTime > 0, (e - candidateMean).length <= normTolerance * candidateMean.length {
+            candidateTime += dt
+            candidateRotation += rotation
+            candidateMean += (e - candidateMean) * (dt / candidateTime)
+        } else {
+            candidateMean = e
+            candidateTime = dt
+            candidateRotation = 0
+        }
+        if candidateTime >= newFieldTime, candidateRotation >= newFieldRotation {
+            let n = candidateMean.length
+            adopt(norm: n, sinDip: -candidateMean.z / n)
+            isDisturbed = false
+        }
+    }
+
+    private mutating func adopt(norm: Double, sinDip: Double) {
+        referenceNorm = norm
+        setSinDip(sinDip)
+        learnedTime = 0
+        candidateTime = 0
+    }
+
+    private mutating func setSinDip(_ s: Double) {
+        referenceSinDip = min(1, max(-1, s))
+        // d(sin dip) = cos(dip) d(dip): the tolerance on the sine.
+        referenceCosDip = (1 - referenceSinDip * referenceSinDip).squareRoot()
+        dipToleranceOfSine = max(1e-3, referenceCosDip) * dipTolerance
+    }
+}
