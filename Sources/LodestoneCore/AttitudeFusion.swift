@@ -200,7 +200,7 @@ public struct AttitudeFusion: Sendable {
         let mE = r * m
         let horizontalSquared = mE.x * mE.x + mE.y * mE.y
         lastMagneticReadingRejected = true
-        if magnetic.classify(fieldInEarth: mE, norm: mNorm, rotation: turned, dt: dt) != nil,
+        if magnetic.classify(fieldInEarth: mE, norm: mNorm, rotation: turned, dt: dt),
            horizontalSquared > 1e-6 * mNorm * mNorm {
             let psi = atan2(mE.x, mE.y)
             let noise = magnetometerNoiseSquared / horizontalSquared
@@ -235,7 +235,7 @@ public struct AttitudeFusion: Sendable {
         let e = eastAxis / horizontal
         attitude = Quaternion(rotationMatrix: Matrix3(rows: e, upAxis.cross(e), upAxis))
         let mE = attitude.rotate(m)
-        let clean = magnetic.classify(fieldInEarth: mE, norm: m.length, rotation: 0, dt: 0) != nil
+        let clean = magnetic.classify(fieldInEarth: mE, norm: m.length, rotation: 0, dt: 0)
         let keptBias = isInitialized ? up.biasVariance : initialBiasVariance
         east = AxisErrorFilter(angleVariance: initialTiltVariance, biasVariance: isInitialized ? east.biasVariance : keptBias)
         north = AxisErrorFilter(angleVariance: initialTiltVariance, biasVariance: isInitialized ? north.biasVariance : keptBias)

@@ -26,7 +26,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     /// Largest relative deviation of the field strength from the reference.
     public var normTolerance: Double
     /// Largest deviation of the dip angle from the reference, rad.
-    public var dipTolerance: Double
+    public var dipTolerance: Double { didSet { cosDipTolerance = cos(dipTolerance) } }
     /// Averaging time of the reference once learned, s.
     public var referenceTime: Double
     /// How long a different field must stay constant in the earth frame before it is adopted, s.
@@ -42,7 +42,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     public private(set) var isDisturbed = false
 
     private var learnedTime = 0.0
-    private var dipToleranceOfSine = 0.0
+    private var cosDipTolerance: Double
     private var referenceCosDip = 1.0
     private var candidateMean = Vector3.zero
     private var candidateTime = 0.0
@@ -52,6 +52,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
                 newFieldTime: Double, newFieldRotation: Double) {
         self.normTolerance = normTolerance
         self.dipTolerance = dipTolerance
+        cosDipTolerance = cos(dipTolerance)
         self.referenceTime = referenceTime
         self.newFieldTime = newFieldTime
         self.newFieldRotation = newFieldRotation
@@ -63,28 +64,23 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     /// Classifies one reading. `fieldInEarth` is the reading rotated into the
     /// earth frame with the current attitude, `norm` its length, `rotation` the
     /// angle the board turned since the previous reading (rad).
-    ///
-    /// Returns nil when the reading is disturbed; otherwise how far (µT) it is
-    /// from the undisturbed field at the same heading, the smallest disturbance
-    /// it may still carry. A disturbance of size d turns the horizontal field
-    /// by up to d / (horizontal strength) radians.
-    public mutating func classify(fieldInEarth e: Vector3, norm: Double, rotation: Double, dt: Double) -> Double? {
+    /// Returns true when the reading matches the reference.
+    public mutating func classify(fieldInEarth e: Vector3, norm: Double, rotation: Double, dt: Double) -> Bool {
         guard let ref = referenceNorm else {
             adopt(norm: norm, sinDip: -e.z / norm)
-            return 0
+            return true
         }
-        let sinDip = -e.z / norm
-        let clean = abs(norm - ref) <= normTolerance * ref
-            && abs(sinDip - referenceSinDip) <= dipToleranceOfSine
-        isDisturbed = !clean
-        guard clean else {
-            trackCandidate(e, rotation: rotation, dt: dt)
-            return nil
-        }
-        candidateTime = 0
+        // cos(dip − reference dip) from the field's vertical and horizontal parts.
         let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
-        let dh = horizontal - ref * referenceCosDip, dz = e.z + ref * referenceSinDip
-        return (dh * dh + dz * dz).squareRoot()
+        let cosDipError = (horizontal * referenceCosDip - e.z * referenceSinDip) / norm
+        let clean = abs(norm - ref) <= normTolerance * ref && cosDipError >= cosDipTolerance
+        isDisturbed = !clean
+        if clean {
+            candidateTime = 0
+        } else {
+            trackCandidate(e, rotation: rotation, dt: dt)
+        }
+        return clean
     }
 
     /// Folds an accepted reading into the reference.
@@ -130,8 +126,6 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
 
     private mutating func setSinDip(_ s: Double) {
         referenceSinDip = min(1, max(-1, s))
-        // d(sin dip) = cos(dip) d(dip): the tolerance on the sine.
         referenceCosDip = (1 - referenceSinDip * referenceSinDip).squareRoot()
-        dipToleranceOfSine = max(1e-3, referenceCosDip) * dipTolerance
     }
 }
