@@ -106,6 +106,7 @@ public struct AttitudeFusion: Sendable {
         magnetic = MagneticDisturbanceRejection(normTolerance: settings.fieldNormTolerance,
                                                 dipTolerance: settings.fieldDipTolerance * r,
                                                 referenceTime: settings.fieldReferenceTime,
+                                                noise: settings.magnetometerNoise,
                                                 newFieldTime: settings.newFieldTime,
                                                 newFieldRotation: settings.newFieldRotation * r)
     }

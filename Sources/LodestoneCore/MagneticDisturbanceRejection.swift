@@ -18,7 +18,8 @@ import Darwin
 /// A field that stays different for good (the board moved into a vehicle, or
 /// the reference was learned next to a magnet) is adopted as the new
 /// reference once it has been *constant in the earth frame* for
-/// ``newFieldTime`` while the board turned by at least ``newFieldRotation``.
+/// ``newFieldTime`` while the board turned by at least ``newFieldRotation``
+/// (readings that happen to match the old reference meanwhile do not matter).
 /// A magnet attached to the board turns with it, so its field is not constant
 /// in the earth frame and is never adopted; a board that lies still cannot
 /// tell the two apart, so it waits.
@@ -29,6 +30,9 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     public var dipTolerance: Double { didSet { cosDipTolerance = cos(dipTolerance) } }
     /// Averaging time of the reference once learned, s.
     public var referenceTime: Double
+    /// White noise of each magnetometer axis, µT: a reading may stray this
+    /// much (three standard deviations of the vector) from a constant field.
+    public var noise: Double { didSet { noiseAllowance = 3 * (3.0).squareRoot() * noise } }
     /// How long a different field must stay constant in the earth frame before it is adopted, s.
     public var newFieldTime: Double
     /// How far the board must turn meanwhile, rad.
@@ -43,13 +47,16 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
 
     private var learnedTime = 0.0
     private var cosDipTolerance: Double
+    private var noiseAllowance: Double
     private var referenceCosDip = 1.0
     private var candidateMean = Vector3.zero
     private var candidateTime = 0.0
     private var candidateRotation = 0.0
 
     public init(normTolerance: Double, dipTolerance: Double, referenceTime: Double,
-                newFieldTime: Double, newFieldRotation: Double) {
+                noise: Double, newFieldTime: Double, newFieldRotation: Double) {
+        self.noise = noise
+        noiseAllowance = 3 * (3.0).squareRoot() * noise
         self.normTolerance = normTolerance
         self.dipTolerance = dipTolerance
         cosDipTolerance = cos(dipTolerance)
@@ -75,12 +82,8 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
         let cosDipError = (horizontal * referenceCosDip - e.z * referenceSinDip) / norm
         let clean = abs(norm - ref) <= normTolerance * ref && cosDipError >= cosDipTolerance
         isDisturbed = !clean
-        if clean {
-            candidateTime = 0
-        } else {
-            trackCandidate(e, rotation: rotation, dt: dt)
-        }
-        return clean
+        if trackCandidate(e, rotation: rotation, dt: dt) { isDisturbed = false }
+        return !isDisturbed
     }
 
     /// Folds an accepted reading into the reference.
@@ -100,8 +103,10 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
         candidateTime = 0
     }
 
-    private mutating func trackCandidate(_ e: Vector3, rotation: Double, dt: Double) {
-        if candidateTime > 0, (e - candidateMean).length <= normTolerance * candidateMean.length {
+    /// Follows the field as seen in the earth frame; returns true when it has
+    /// been constant long enough, over enough rotation, to become the reference.
+    private mutating func trackCandidate(_ e: Vector3, rotation: Double, dt: Double) -> Bool {
+        if candidateTime > 0, (e - candidateMean).length <= normTolerance * candidateMean.length + noiseAllowance {
             candidateTime += dt
             candidateRotation += rotation
             candidateMean += (e - candidateMean) * (dt / candidateTime)
@@ -110,11 +115,12 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
             candidateTime = dt
             candidateRotation = 0
         }
-        if candidateTime >= newFieldTime, candidateRotation >= newFieldRotation {
-            let n = candidateMean.length
-            adopt(norm: n, sinDip: -candidateMean.z / n)
-            isDisturbed = false
-        }
+        guard candidateTime >= newFieldTime, candidateRotation >= newFieldRotation else { return false }
+        let n = candidateMean.length
+        let averagedOver = candidateTime
+        adopt(norm: n, sinDip: -candidateMean.z / n)
+        learnedTime = averagedOver
+        return true
     }
 
     private mutating func adopt(norm: Double, sinDip: Double) {

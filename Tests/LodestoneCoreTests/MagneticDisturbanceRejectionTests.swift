@@ -7,7 +7,7 @@ import Testing
 
     func rejection() -> MagneticDisturbanceRejection {
         MagneticDisturbanceRejection(normTolerance: 0.1, dipTolerance: 10 * Angle.radiansPerDegree,
-                                     referenceTime: 60, newFieldTime: 20, newFieldRotation: .pi)
+                                     referenceTime: 60, noise: 0.7, newFieldTime: 20, newFieldRotation: .pi)
     }
 
     @Test func learnsReferenceAndRejectsStrengthOrDipChanges() throws {
