@@ -22,8 +22,13 @@ import Darwin
 ///   `compassCorrelationTime`), so that many readings of one swing of the arm
 ///   count as one, and the filter averages linear acceleration away instead of
 ///   following it;
-/// - readings that disagree with the prediction by more than a gate (in
-///   standard deviations) are ignored: shocks, sustained acceleration, a magnet;
+/// - the accelerometer is averaged in the earth frame over the motion
+///   correlation time before it corrects the tilt: hand motion reverses, its
+///   acceleration integrates to a bounded velocity and averages out, and a
+///   tap is spread thin; an average that still disagrees with the prediction
+///   by more than a gate (a sustained acceleration) is ignored;
+/// - a compass reading that disagrees with the predicted heading by more than
+///   a gate (in standard deviations) is ignored;
 /// - a field whose strength or dip leaves the learned reference is rejected
 ///   (``MagneticDisturbanceRejection``); when the field is clean again, the
 ///   grown heading variance gives the compass a large gain and the heading

@@ -11,9 +11,9 @@ extension AttitudeFusion {
         /// White noise of the gyroscope, (°/s)/√Hz (angle random walk).
         public var gyroNoiseDensity = 0.01
         /// Relative error of the measured rotation (scale factor and axis
-        /// misalignment), as a fraction. It grows the heading uncertainty in
-        /// proportion to how far the board turns; it is taken to decorrelate
-        /// after one radian of rotation.
+        /// misalignment), as a fraction. It grows the uncertainty about each
+        /// earth axis in proportion to the rotation about that axis, taken to
+        /// decorrelate after one radian of rotation.
         public var gyroRateError = 0.005
         /// Random walk of the gyro bias, (°/s)/√s (bias instability).
         public var gyroBiasRandomWalk = 0.01
@@ -25,16 +25,20 @@ extension AttitudeFusion {
         /// Error of the accelerometer that does not average out (bias,
         /// calibration), m/s². The tilt is trusted no further than this.
         public var accelerometerError = 0.1
-        /// Non-gravitational acceleration assumed at start, before the filter
-        /// has measured how hard the board moves, m/s².
+        /// Typical non-gravitational acceleration of a board moved by hand,
+        /// m/s². The filter measures how hard the board moves (the spread of the
+        /// acceleration about its earth-frame average); that level, capped at
+        /// this value, sets how far a tilt reading is trusted. Harder motion is
+        /// left to the averaging below.
         public var motionAcceleration = 0.4
         /// How long a hand motion's acceleration lasts before it reverses, s.
         /// Acceleration is averaged in the earth frame over this time (it
         /// integrates to a bounded velocity, so it averages out), and readings
         /// closer together than this are not counted as independent.
         public var motionCorrelationTime = 1.0
-        /// A reading whose tilt innovation exceeds this many standard deviations
-        /// is a shock or a sustained acceleration and is ignored.
+        /// An averaged tilt reading that disagrees with the prediction by more
+        /// than this many standard deviations (a sustained acceleration, such
+        /// as a vehicle turning) is ignored. Short shocks are averaged away.
         public var accelerationGate = 3.0
 
         // MARK: Magnetometer
@@ -75,7 +79,8 @@ extension AttitudeFusion {
         public var restAccelerationThreshold = 0.5
         /// How long the board must be still before rest is declared, s.
         public var restMinimumDuration = 1.5
-        /// Longest time step integrated; a longer gap re-initialises the attitude, s.
+        /// Longest time step integrated, s. After a longer gap the board may
+        /// have turned anywhere, so the attitude restarts from gravity and field.
         public var maximumTimeStep = 0.5
 
         public init() {}
