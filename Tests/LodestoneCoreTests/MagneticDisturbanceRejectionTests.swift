@@ -46,6 +46,24 @@ import Testing
         #expect(abs(try #require(r.referenceNorm) - newField.length) < 1e-6)
     }
 
+    /// Readings that happen to match the old reference now and then must not
+    /// restart the 20 s the new field needs to be adopted.
+    @Test func occasionalOldFieldReadingsDoNotRestartAdoption() throws {
+        var r = rejection()
+        let f = Self.earthField
+        _ = r.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0.01)
+        let far = Vector3(0, 20, -45) // 49.2 µT: disturbed; every 10th reading is the old field
+        var adoptedAt: Int?
+        for i in 0..<3_000 where adoptedAt == nil {
+            let e = i % 10 == 0 ? f : far
+            let clean = r.classify(fieldInEarth: e, norm: e.length, rotation: 0.005, dt: 0.01)
+            if clean, i % 10 != 0 { adoptedAt = i }
+        }
+        let i = try #require(adoptedAt)
+        #expect(i < 2_100, "adopted after \(i) readings")
+        #expect(abs(try #require(r.referenceNorm) - far.length) < 1) // the average of what was seen
+    }
+
     /// A magnet on the board turns with it: its field is not constant in the
     /// room, so it is never adopted. Lying still, the two cannot be told apart.
     @Test func neverAdoptsBodyFixedOffsetOrFieldSeenOnlyWhileStill() {
