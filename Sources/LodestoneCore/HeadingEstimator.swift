@@ -6,12 +6,15 @@ import Musl
 import Darwin
 #endif
 
-/// Turns sensor samples into a smoothed, tilt-compensated magnetic heading.
+/// Turns sensor samples into a magnetic heading of the forward axis.
 ///
-/// One step: apply the magnetometer calibration, smooth gravity and field
-/// (``AdaptiveSmoother``), and take the heading of the forward axis. Attitude
-/// and accuracy cost more and are computed on demand, only for the headings
-/// that are delivered.
+/// One step: apply the magnetometer calibration, then either smooth gravity
+/// and field (``AdaptiveSmoother``) and take the tilt-compensated heading
+/// (`ecompass`), or fuse gyro, accelerometer and magnetometer
+/// (``AttitudeFusion``, `ahrs`; the default when the samples carry a gyro).
+/// Attitude and accuracy cost more and are computed on demand, only for the
+/// headings that are delivered. Both modes feed the same
+/// ``MagneticEnvironmentMonitor`` for disturbance and calibration events.
 ///
 /// A heading is invalid (accuracy −1) when the forward axis is within
 /// ``Settings/minimumAxisElevation`` of vertical, or when the field or gravity
@@ -19,6 +22,8 @@ import Darwin
 public struct HeadingEstimator: Sendable {
     public struct Settings: Hashable, Sendable {
         public var forwardAxis: ForwardAxis
+        public var fusion: FusionMode
+        public var fusionSettings: AttitudeFusion.Settings
         public var calibration: MagneticCalibration
         /// Quality of `calibration`; nil when the magnetometer was never calibrated.
         public var calibrationStatus: CalibrationStatus?
@@ -38,6 +43,8 @@ public struct HeadingEstimator: Sendable {
         public var plausibleGravity: ClosedRange<Double>
 
         public init(forwardAxis: ForwardAxis = .default,
+                    fusion: FusionMode = .auto,
+                    fusionSettings: AttitudeFusion.Settings = .init(),
                     calibration: MagneticCalibration = .identity,
                     calibrationStatus: CalibrationStatus? = nil,
                     smoothing: AdaptiveSmoother.Settings? = AdaptiveSmoother.Settings(),
@@ -49,6 +56,8 @@ public struct HeadingEstimator: Sendable {
                     plausibleFieldStrength: ClosedRange<Double> = 10...100,
                     plausibleGravity: ClosedRange<Double> = 4.9...14.7) {
             self.forwardAxis = forwardAxis
+            self.fusion = fusion
+            self.fusionSettings = fusionSettings
             self.calibration = calibration
             self.calibrationStatus = calibrationStatus
             self.smoothing = smoothing
@@ -66,6 +75,9 @@ public struct HeadingEstimator: Sendable {
     public private(set) var smoother: AdaptiveSmoother
     public private(set) var accuracyEstimator: HeadingAccuracyEstimator
     public private(set) var monitor: MagneticEnvironmentMonitor
+    public private(set) var fusion: AttitudeFusion
+    /// Whether the last sample went through gyro fusion.
+    public private(set) var isFusing = false
     let axis: Vector3
     let maximumAxisUp: Double // sin(90° − elevation limit)
     let fieldRange2: ClosedRange<Double>
@@ -78,6 +90,7 @@ public struct HeadingEstimator: Sendable {
         accuracyEstimator = HeadingAccuracyEstimator(settings: settings.accuracy)
         monitor = MagneticEnvironmentMonitor(settings: settings.monitor, calibration: settings.calibrationStatus,
                                              expected: settings.expectedField, wallClockStart: settings.wallClockStart)
+        fusion = AttitudeFusion(settings: settings.fusionSettings)
         axis = settings.forwardAxis.vector
         maximumAxisUp = Self.cosine(degrees: settings.minimumAxisElevation)
         fieldRange2 = Self.squared(settings.plausibleFieldStrength)
@@ -102,6 +115,10 @@ public struct HeadingEstimator: Sendable {
         let m = settings.calibration.apply(raw)
         let dt = sample.time - lastTime
         lastTime = sample.time
+        if settings.fusion != .ecompass, let w = sample.angularRate, w.isFinite {
+            return fuse(time: sample.time, acceleration: a, field: m, angularRate: w, dt: dt)
+        }
+        isFusing = false
         smoother.update(gravity: a, field: m, dt: dt)
         guard smoother.isInitialized else { return nil }
         accuracyEstimator.record(field: m, smoothedField: smoother.field,
@@ -116,6 +133,21 @@ public struct HeadingEstimator: Sendable {
             && fieldRange2.contains(smoother.field.squaredLength)
             && gravityRange2.contains(smoother.gravity.squaredLength)
         return HeadingEstimate(time: sample.time, direction: direction, field: m, isValid: valid)
+    }
+
+    /// The AHRS path: the gyro carries the attitude; the heading is the forward axis's in ENU.
+    private mutating func fuse(time: Double, acceleration a: Vector3, field m: Vector3, angularRate w: Vector3,
+                               dt: Double) -> HeadingEstimate? {
+        isFusing = true
+        fusion.update(acceleration: a, magneticField: m, angularRate: w, dt: max(0, dt))
+        guard fusion.isInitialized else { return nil }
+        let q = fusion.attitude
+        let up = q.conjugate.rotate(.unitZ)
+        monitor.update(field: m, up: up, still: fusion.isAtRest, time: time, dt: dt)
+        let forward = q.rotate(axis)
+        let valid = abs(forward.z) < maximumAxisUp && fieldRange2.contains(m.squaredLength)
+        return HeadingEstimate(time: time, direction: HeadingDirection(east: forward.x, north: forward.y),
+                               field: m, isValid: valid)
     }
 
     /// Still enough to trust the dip: turning slower than 0.3 rad/s and gravity within ~2 % of 1 g.
@@ -136,8 +168,9 @@ public struct HeadingEstimator: Sendable {
     /// Whether events are waiting: one branch per sample for the caller.
     public var hasEvents: Bool { !monitor.events.isEmpty }
 
-    /// Attitude of the smoothed state, body → ENU with north = magnetic north.
+    /// Attitude of the current state, body → ENU with north = magnetic north.
     public var attitude: Quaternion {
+        if isFusing { return fusion.attitude }
         let up = smoother.up, east = smoother.east
         return Quaternion(rotationMatrix: Matrix3(rows: east, up.cross(east), up))
     }
@@ -145,6 +178,7 @@ public struct HeadingEstimator: Sendable {
     /// `headingAccuracy` in degrees for the current state, −1 when invalid.
     public func accuracy(for estimate: HeadingEstimate) -> Double {
         guard estimate.isValid else { return -1 }
+        if isFusing { return fusedAccuracy() }
         let departure = monitor.departure
         return accuracyEstimator.accuracy(.init(
             gravity: smoother.gravity, field: smoother.field, smoothingFactor: smoother.lastAlpha,
@@ -152,5 +186,21 @@ public struct HeadingEstimator: Sendable {
             strengthDeparture: departure.strength, dipDeparture: departure.dip,
             isDisturbed: monitor.isDisturbed, disturbanceBound: monitor.disturbanceBound,
             calibration: settings.calibrationStatus))
+    }
+
+    /// Gyro fusion's heading uncertainty, plus what its tilt uncertainty does to
+    /// a forward axis that is itself tilted (the heading of an axis at
+    /// elevation e moves by about tilt error × tan e).
+    private func fusedAccuracy() -> Double {
+        let forward = fusion.attitude.rotate(axis)
+        let horizontal = max(1e-3, (forward.x * forward.x + forward.y * forward.y).squareRoot())
+        let axisTilt = fusion.tiltUncertainty * abs(forward.z) / horizontal
+        let heading = fusion.headingUncertainty
+        // The filter trusts the calibrated field; what the calibration itself may be off adds on.
+        let dip = fusion.magneticReference?.dip ?? 60
+        let calibration = settings.calibrationStatus.map {
+            max(settings.accuracy.minimumCalibrationError, $0.headingError(dip: dip))
+        } ?? settings.accuracy.uncalibratedError
+        return min(180, (heading * heading + axisTilt * axisTilt + calibration * calibration).squareRoot())
     }
 }
