@@ -15,13 +15,16 @@ with BROAD's heading error (see broad_data.py) over the movement phase.
   broad-to-csv.py (converted into --csv-dir on demand). The command prints the RMSE on
   a line containing `rmse` (first number after the word, degrees); other numbers on
   lines `coverage_movement=...`/`coverage_all=...` are shown too when present.
-  Example: --lodestone '.build/release/lodestone evaluate {csv}'.
+  Example: --lodestone '.build/release/lodestone evaluate --json {csv}' (the default
+  when that binary exists; `lodestone evaluate --json` prints headingRMSE and
+  accuracyCoverage, the share of movement samples within ±headingAccuracy).
   Without a template, the Lodestone column is left out.
 
 Usage: tools/.venv/bin/python tools/broad-side-by-side.py [--lodestone CMD] [--csv-dir DIR]
        [--only SUBSTRING]
 """
 import argparse
+import json
 import os
 import re
 import shlex
@@ -73,6 +76,13 @@ def run_lodestone(template: str, csv: Path) -> dict[str, float]:
     found: dict[str, float] = {}
     number = r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan)"
     for line in out.stdout.splitlines():
+        if line.startswith("{"):
+            # `lodestone evaluate --json`: one object per file.
+            obj = json.loads(line)
+            if obj.get("file") != "mean" and "rmse" not in found:
+                found["rmse"] = float(obj["headingRMSE"])
+                found["coverage_movement"] = float(obj["accuracyCoverage"])
+            continue
         low = line.lower()
         if "rmse" not in found and "rmse" in low:
             m = re.search(r"rmse\D*?" + number, low)
@@ -90,7 +100,10 @@ def run_lodestone(template: str, csv: Path) -> dict[str, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hdf5-dir", type=Path, default=DEFAULT_HDF5)
-    ap.add_argument("--lodestone", default=os.environ.get("LODESTONE_EVALUATE", ""),
+    default_cmd = ""
+    if (HERE.parent / ".build/release/lodestone").exists():
+        default_cmd = shlex.quote(str(HERE.parent / ".build/release/lodestone")) + " evaluate --json {csv}"
+    ap.add_argument("--lodestone", default=os.environ.get("LODESTONE_EVALUATE", default_cmd),
                     help="command template with {csv} (default: $LODESTONE_EVALUATE)")
     ap.add_argument("--csv-dir", type=Path, default=None,
                     help="where full-rate CSVs are kept (default: a temporary directory)")

@@ -60,7 +60,11 @@ public struct MagneticEnvironmentMonitor: Sendable {
     public let settings: Settings
     /// The profile in use (nil: never calibrated) and the model's field, when known.
     public let calibration: CalibrationStatus?
-    public private(set) var expected: ExpectedField?
+    public private(set) var expected: ExpectedField? {
+        didSet { expectedSinDip = (expected?.dip ?? calibration?.dip).map { sine(degrees: $0) } }
+    }
+    /// Sine of the expected dip (model, else profile), kept to skip trigonometry per sample.
+    private var expectedSinDip: Double?
     /// Unix seconds of sample time 0, for the profile's age; nil skips that check.
     public let wallClockStart: Double?
 
@@ -95,6 +99,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
         self.calibration = calibration
         self.expected = expected
         self.wallClockStart = wallClockStart
+        expectedSinDip = (expected?.dip ?? calibration?.dip).map { sine(degrees: $0) }
     }
 
     /// The model's field changed (moved, or a new date).
@@ -146,7 +151,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
         } else {
             dipIsValid = false
         }
-        let slow = min(1, dt / 30)
+        let slow = min(1, dt * (1.0 / 30))
         longStrength += (b - longStrength) * slow
         if still {
             longSinDip = longDipValid ? longSinDip + (s - longSinDip) * slow : s
@@ -188,11 +193,19 @@ public struct MagneticEnvironmentMonitor: Sendable {
         }
     }
 
+    /// Whether the dip departs from the reference by more than `tolerance`
+    /// degrees, compared in sine space (no inverse trigonometry per sample):
+    /// Δdip ≈ Δsin / cos(dip).
+    private func dipDeparts(_ s: Double, from reference: Double, by tolerance: Double) -> Bool {
+        let d = s - reference, t = tolerance * Angle.radiansPerDegree
+        return d * d > t * t * (1 - reference * reference)
+    }
+
+    @inline(__always)
     private mutating func detectDisturbance(dt: Double) {
-        let relative = abs(strength - referenceStrength) / referenceStrength
-        let dip = dipIsValid ? abs(asinDegrees(sinDip) - asinDegrees(referenceSinDip)) : 0
-        let strengthOff = relative > settings.strengthTolerance
-        let dipOff = dip > settings.dipTolerance
+        let departure = abs(strength - referenceStrength)
+        let strengthOff = departure > settings.strengthTolerance * referenceStrength
+        let dipOff = dipIsValid && dipDeparts(sinDip, from: referenceSinDip, by: settings.dipTolerance)
         if !isDisturbed {
             departingFor = strengthOff || dipOff ? departingFor + dt : 0
             if departingFor >= settings.onDelay {
@@ -204,7 +217,8 @@ public struct MagneticEnvironmentMonitor: Sendable {
                     : "dip \(rounded(asinDegrees(sinDip)))°, expected \(rounded(asinDegrees(referenceSinDip)))°"))
             }
         } else {
-            let calm = relative < 0.6 * settings.strengthTolerance && dip < 0.6 * settings.dipTolerance
+            let calm = departure < 0.6 * settings.strengthTolerance * referenceStrength
+                && !(dipIsValid && dipDeparts(sinDip, from: referenceSinDip, by: 0.6 * settings.dipTolerance))
             calmFor = calm ? calmFor + dt : 0
             if calmFor >= settings.offDelay {
                 isDisturbed = false
@@ -214,23 +228,26 @@ public struct MagneticEnvironmentMonitor: Sendable {
         }
     }
 
+    @inline(__always)
     private mutating func learnReferences(still: Bool, dt: Double) {
         guard !isDisturbed, departingFor == 0 else { return }
         // Warm up as a running mean, then follow slowly.
         let tau = min(settings.referenceTimeConstant, elapsed)
+        let k = dt < tau ? dt / tau : 1
         if calibration == nil {
-            referenceStrength += (strength - referenceStrength) * min(1, dt / max(tau, dt))
+            referenceStrength += (strength - referenceStrength) * k
         }
         if still, dipSamples.isFinite {
             dipSamples += 1
-            referenceSinDip += (sinDip - referenceSinDip) * min(1, dt / max(tau, dt))
+            referenceSinDip += (sinDip - referenceSinDip) * k
         }
     }
 
+    @inline(__always)
     private mutating func checkCalibration(time: Double, dt: Double) {
         // Long-term departures from the *expected* field, when there is one to compare with.
         if let target = calibration?.fieldStrength {
-            let off = abs(longStrength - target) / target > settings.calibrationStrengthTolerance
+            let off = abs(longStrength - target) > settings.calibrationStrengthTolerance * target
             strengthOffFor = off ? strengthOffFor + dt : 0
             if strengthOffFor >= settings.persistence {
                 prompt(.fieldMagnitudeOff, "for \(Int(settings.persistence)) s the field strength has been \(rounded(longStrength)) µT instead of \(rounded(target)) µT: the hard iron changed or the profile is wrong", time: time)
@@ -238,12 +255,11 @@ public struct MagneticEnvironmentMonitor: Sendable {
                 armed.insert(.fieldMagnitudeOff)
             }
         }
-        if let dip = expected?.dip ?? calibration?.dip, longDipValid {
-            let measured = asinDegrees(longSinDip)
-            let off = abs(measured - dip) > settings.calibrationDipTolerance
+        if let dip = expectedSinDip, longDipValid {
+            let off = dipDeparts(longSinDip, from: dip, by: settings.calibrationDipTolerance)
             dipOffFor = off ? dipOffFor + dt : 0
             if dipOffFor >= settings.persistence {
-                prompt(.dipOff, "for \(Int(settings.persistence)) s the dip has been \(rounded(measured))° instead of \(rounded(dip))°", time: time)
+                prompt(.dipOff, "for \(Int(settings.persistence)) s the dip has been \(rounded(asinDegrees(longSinDip)))° instead of \(rounded(asinDegrees(dip)))°", time: time)
             } else if !off {
                 armed.insert(.dipOff)
             }
