@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LodestoneIIO", targets: ["LodestoneIIO"]),
         .library(name: "LodestoneGeomagnetism", targets: ["LodestoneGeomagnetism"]),
         .library(name: "LodestoneCalibration", targets: ["LodestoneCalibration"]),
+        .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
     ],
     targets: [
@@ -26,6 +27,8 @@ let package = Package(
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
         .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore"]),
+        // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
+        .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism"],
@@ -68,6 +71,7 @@ let package = Package(
             name: "LodestoneCalibrationTests",
             dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
         ),
+        .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -60,6 +60,9 @@ public struct AdaptiveSmoother: Sendable {
         AdaptiveSmoother(settings: Settings(minimumCutoff: .infinity))
     }
 
+    /// The current cutoff in rad/s (2π × Hz); infinite when smoothing is off.
+    public var cutoff: Double { minimumOmega + betaOmega * rotationRate }
+
     public mutating func reset() {
         isInitialized = false
         rotationRate = 0
