@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "LodestoneGeomagnetism", targets: ["LodestoneGeomagnetism"]),
         .library(name: "LodestoneCalibration", targets: ["LodestoneCalibration"]),
         .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
+        .library(name: "LodestoneService", targets: ["LodestoneService"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
     ],
     targets: [
@@ -31,7 +32,8 @@ let package = Package(
         .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
-            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism"],
+            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
+                           "LodestoneSteering", "LodestoneService"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.
@@ -42,6 +44,13 @@ let package = Package(
         ),
         // Edge: IIO sensors through libiio (discovery, scaling, mount matrices, capture).
         .target(name: "LodestoneIIO", dependencies: ["LodestoneCore", "CLibIIO"]),
+        // Edge: the heading daemon (`lodestone serve`): client protocol over sockets, gpsd
+        // client, NMEA 0183 output, on-demand sensor use, systemd integration.
+        .target(
+            name: "LodestoneService",
+            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
+                           "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration"]
+        ),
         // Edge: fake sysfs trees of real boards, fed from a known attitude (tests, demo).
         .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
         // Test-only: opens an IIOSensorSource and prints samples as JSON lines.
@@ -72,6 +81,12 @@ let package = Package(
             dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
         ),
         .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneTestSupport"]),
+        // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
+        .testTarget(
+            name: "LodestoneServiceTests",
+            dependencies: ["LodestoneService", "LodestoneCore", "LodestoneLogs", "LodestoneSimulation",
+                           "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "lodestone"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

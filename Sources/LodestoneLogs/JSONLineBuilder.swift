@@ -147,6 +147,15 @@ public final class JSONLineBuilder {
         s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Appends a string value that needs no escaping (printable ASCII without
+    /// `"` or `\\`), straight from bytes: no `String` is made.
+    public func plainString(_ name: StaticString, _ bytes: UnsafeRawBufferPointer) {
+        key(name)
+        put(0x22)
+        put(bytes)
+        put(0x22)
+    }
+
     private func appendString(_ s: String) {
         put(0x22)
         for u in s.utf8 {

@@ -11,6 +11,8 @@ enum LodestoneCLI {
         SimulateCommand.self,
         FieldCommand.self,
         EvaluateCommand.self,
+        ServeCommand.self,
+        BearingCommand.self,
         BenchCommand.self,
     ]
 

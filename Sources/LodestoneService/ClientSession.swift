@@ -1,0 +1,62 @@
+import LodestoneCore
+
+/// One connected protocol client: its socket, what it asked for, and what it
+/// has not read yet.
+///
+/// Touched only under the hub's lock (by the event loop, and by the sample
+/// thread when it delivers a heading).
+final class ClientSession {
+    let id: Int
+    let fd: Int32
+    let peer: String
+    var outbox: ClientOutbox
+    var input: LineAssembler
+    /// Streaming HEADING objects (after `?WATCH={"enable":true}`).
+    var watching = false
+    var filter: HeadingFilter
+    /// Steering toward a target (after `?STEER=…`).
+    var steering: ClientSteering?
+    /// Monotonic deadline of an unanswered `?POLL;`; the poll claims the sensors until then.
+    var pollDeadline: Double?
+    /// The socket failed or the peer closed: the event loop closes it.
+    var closing = false
+    /// Whether slowness was logged since the last report.
+    var loggedSlowness = false
+
+    init(id: Int, fd: Int32, peer: String, limits: ServiceConfiguration.Limits, headingFilter: Double) {
+        self.id = id
+        self.fd = fd
+        self.peer = peer
+        outbox = ClientOutbox(limit: limits.clientQueueBytes)
+        input = LineAssembler(limit: limits.maxLineLength)
+        filter = HeadingFilter(threshold: headingFilter)
+    }
+
+    var name: String { "client \(id) (\(peer))" }
+
+    /// Sends a line now when nothing is queued, else queues it behind the rest.
+    /// Returns true when the event loop must look at this client (output
+    /// became pending, or the client failed).
+    func send(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !closing else { return false }
+        guard outbox.isEmpty else {
+            outbox.enqueue(line)
+            return false
+        }
+        let n = Sockets.send(fd, UnsafeRawBufferPointer(line))
+        if n == line.count { return false }
+        if n < 0 {
+            closing = true
+            return true
+        }
+        outbox.enqueueRest(UnsafeBufferPointer(rebasing: line[n...]))
+        return true
+    }
+
+    /// Writes what is queued; false when the client failed.
+    func flush() -> Bool {
+        guard !closing else { return false }
+        if !outbox.flush({ Sockets.send(fd, $0) }) { closing = true }
+        return !closing
+    }
+}

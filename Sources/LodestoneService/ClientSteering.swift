@@ -1,0 +1,51 @@
+import LodestoneCore
+import LodestoneLogs
+import LodestoneSteering
+
+/// One client's steering target (`?STEER=…`): with each heading it receives,
+/// a STEER object with the bearing and distance to the target and which way
+/// to turn, from ``TurnAdvisor`` (dead-band, hysteresis, arrival, ETA).
+struct ClientSteering {
+    let target: GeoCoordinate
+    var advisor: TurnAdvisor
+
+    init(_ request: ClientCommand.Steer) throws(ClientCommand.Failure) {
+        do {
+            target = try GeoCoordinate(latitude: request.latitude, longitude: request.longitude)
+            var settings = TurnAdvisor.Settings()
+            if let t = request.tolerance { settings.aheadTolerance = t }
+            if let r = request.arrivalRadius { settings.arrivalRadius = r }
+            advisor = try TurnAdvisor(settings: settings)
+        } catch {
+            throw ClientCommand.Failure("?STEER: \(Self.rename(error.description))")
+        }
+    }
+
+    /// The protocol names the settings after the request keys.
+    private static func rename(_ text: String) -> String {
+        text.replacing("aheadTolerance", with: "tolerance")
+    }
+
+    /// Encodes a STEER object for `heading`; false (nothing written) without a position.
+    mutating func encode(into j: JSONLineBuilder, heading: Heading, position: TrueNorthTracker.Position?, time: Double) -> Bool {
+        guard let p = position, let from = try? GeoCoordinate(latitude: p.latitude, longitude: p.longitude) else { return false }
+        let advice = advisor.advise(from: from, to: target, heading: heading.trueHeading, groundSpeed: p.speed)
+        j.beginObject()
+        j.string("class", "STEER")
+        j.time("time", unixSeconds: time)
+        j.number("lat", target.latitude, decimals: 7)
+        j.number("lon", target.longitude, decimals: 7)
+        j.number("bearing", advice.bearing, decimals: 3)
+        j.number("finalBearing", advice.finalBearing, decimals: 3)
+        j.number("distance", advice.distance, decimals: 2)
+        j.number("trueHeading", heading.trueHeading, decimals: 3)
+        j.number("delta", advice.delta, decimals: 3)
+        j.string("turn", advice.turn?.rawValue)
+        j.bool("arrived", advice.arrived)
+        j.number("eta", advice.eta, decimals: 1)
+        j.number("speed", p.speed, decimals: 3)
+        j.number("course", p.course, decimals: 2)
+        j.endObject()
+        return true
+    }
+}

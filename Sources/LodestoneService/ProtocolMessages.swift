@@ -1,0 +1,139 @@
+import LodestoneCore
+import LodestoneLogs
+
+/// The objects the server sends, one JSON line each, in gpsd's style: every
+/// object has a `class`. See `PROTOCOL.md` for the fields.
+public enum ProtocolMessages {
+    public static let protocolMajor = 1
+    public static let protocolMinor = 0
+
+    static func version(_ j: JSONLineBuilder, release: String) {
+        j.beginObject()
+        j.string("class", "VERSION")
+        j.string("release", release)
+        j.integer("protoMajor", protocolMajor)
+        j.integer("protoMinor", protocolMinor)
+        j.endObject()
+    }
+
+    /// Speed and course from gpsd, when the position comes from gpsd.
+    struct Motion {
+        var speed: Double?
+        var course: Double?
+    }
+
+    static func heading(_ j: JSONLineBuilder, _ h: Heading, time: Double, motion: Motion?) {
+        j.beginObject()
+        j.string("class", "HEADING")
+        j.time("time", unixSeconds: time)
+        j.number("timestamp", h.timestamp, decimals: 6)
+        j.number("magneticHeading", h.magneticHeading, decimals: 3)
+        j.number("trueHeading", h.trueHeading, decimals: 3)
+        j.number("headingAccuracy", h.headingAccuracy, decimals: 2)
+        j.number("declination", h.declination?.isReliable == true ? h.declination?.degrees : nil, decimals: 3)
+        j.number("x", h.x, decimals: 3)
+        j.number("y", h.y, decimals: 3)
+        j.number("z", h.z, decimals: 3)
+        if let motion {
+            j.number("speed", motion.speed, decimals: 3)
+            j.number("course", motion.course, decimals: 2)
+        }
+        j.endObject()
+    }
+
+    static func event(_ j: JSONLineBuilder, _ e: ServiceEvent, time: Double) {
+        j.beginObject()
+        j.string("class", "EVENT")
+        j.time("time", unixSeconds: time)
+        j.string("event", e.name)
+        if let state = e.state { j.string("state", state) }
+        j.string("reason", e.reason)
+        j.string("detail", e.detail)
+        j.endObject()
+    }
+
+    static func dropped(_ j: JSONLineBuilder, count: Int, limit: Int, time: Double) {
+        j.beginObject()
+        j.string("class", "EVENT")
+        j.time("time", unixSeconds: time)
+        j.string("event", "linesDropped")
+        j.string("reason", "clientTooSlow")
+        j.string("detail", "this client read too slowly: \(count) line(s) were dropped, the oldest first (queue limit \(limit) bytes)")
+        j.integer("count", count)
+        j.endObject()
+    }
+
+    static func error(_ j: JSONLineBuilder, _ message: String) {
+        j.beginObject()
+        j.string("class", "ERROR")
+        j.string("message", message)
+        j.endObject()
+    }
+
+    static func watch(_ j: JSONLineBuilder, enable: Bool, headingFilter: Double) {
+        j.beginObject()
+        j.string("class", "WATCH")
+        j.bool("enable", enable)
+        j.number("headingFilter", headingFilter, decimals: 3)
+        j.endObject()
+    }
+
+    /// `{"class":"POLL","time":…,"active":N,"heading":{HEADING object}|null}`.
+    static func poll(_ j: JSONLineBuilder, time: Double, active: Int, headingLine: UnsafeBufferPointer<UInt8>?) {
+        j.beginObject()
+        j.string("class", "POLL")
+        j.time("time", unixSeconds: time)
+        j.integer("active", active)
+        if let line = headingLine, line.count > 1 {
+            // The HEADING object as it was sent, without its newline.
+            j.raw("heading", String(decoding: UnsafeBufferPointer(rebasing: line[0..<(line.count - 1)]), as: UTF8.self))
+        } else {
+            j.raw("heading", "null")
+        }
+        j.endObject()
+    }
+
+    static func devices(_ j: JSONLineBuilder, source: String, devices: [DeviceDescription]) {
+        j.beginObject()
+        j.string("class", "DEVICES")
+        j.string("source", source)
+        var list = ""
+        for (n, d) in devices.enumerated() {
+            let item = JSONLineBuilder(capacity: 1024)
+            item.beginObject()
+            item.string("class", "DEVICE")
+            item.string("kind", d.kind)
+            item.string("path", d.path)
+            if let v = d.name { item.string("name", v) }
+            if let v = d.driver { item.string("driver", v) }
+            if let v = d.rate { item.number("rate", v, decimals: 3) }
+            if let v = d.detail { item.string("detail", v) }
+            item.endObject()
+            list += (n > 0 ? "," : "") + item.text.dropLast()
+        }
+        j.raw("devices", "[" + list + "]")
+        j.endObject()
+    }
+}
+
+/// One sensor or input, as `?DEVICES;` lists it.
+public struct DeviceDescription: Hashable, Sendable {
+    /// `magnetometer`, `accelerometer`, `gyroscope`, `log` or `simulated`.
+    public var kind: String
+    /// IIO device id (`iio:device0`), log path, or `simulated`.
+    public var path: String
+    public var name: String?
+    public var driver: String?
+    /// Samples per second, when known.
+    public var rate: Double?
+    public var detail: String?
+
+    public init(kind: String, path: String, name: String? = nil, driver: String? = nil, rate: Double? = nil, detail: String? = nil) {
+        self.kind = kind
+        self.path = path
+        self.name = name
+        self.driver = driver
+        self.rate = rate
+        self.detail = detail
+    }
+}

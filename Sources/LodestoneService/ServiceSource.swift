@@ -1,0 +1,19 @@
+import LodestoneCore
+
+/// Where the service's samples come from, with what on-demand operation needs
+/// beyond ``SensorSource``: releasing the sensors while nobody watches, and
+/// saying how to pace the samples.
+protocol ServiceSource: AnyObject {
+    /// `iio`, `replay` or `simulated`, for DEVICES.
+    var label: String { get }
+    /// What `?DEVICES;` lists.
+    var devices: [DeviceDescription] { get }
+    /// Log seconds per wall-clock second when the service must pace the samples
+    /// itself (replays, simulation); nil when they come at their own pace
+    /// (sensors) or as fast as possible.
+    var pacing: Double? { get }
+    /// The next sample; nil at the end (a replay without loop). Reopens released sensors.
+    func next() throws -> SensorSample?
+    /// Stops reading: closes devices (iio-sensor-proxy's release). `next()` reopens.
+    func release()
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A pipe one thread writes a byte to so that another, blocked in `poll`, wakes.
+/// Both ends are non-blocking: a full pipe already means "wake up".
+final class WakePipe: Sendable {
+    let readFD: Int32
+    let writeFD: Int32
+
+    init() throws(ServiceError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw ServiceError(.failure, "cannot create a pipe: \(Sockets.errorText(errno))") }
+        readFD = fds[0]
+        writeFD = fds[1]
+        Sockets.prepare(readFD)
+        Sockets.prepare(writeFD)
+    }
+
+    deinit {
+        close(readFD)
+        close(writeFD)
+    }
+
+    func signal() {
+        var b: UInt8 = 1
+        _ = Glibc.write(writeFD, &b, 1)
+    }
+
+    func drain() {
+        var junk = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &junk, { Glibc.read(readFD, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Waits until signalled or `timeout` seconds passed (nil: no limit); drains. True when signalled.
+    @discardableResult
+    func wait(timeout: Double?) -> Bool {
+        var p = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
+        let ms: Int32 = timeout.map { Int32(max(0, min(3_600_000, ($0 * 1000).rounded(.up)))) } ?? -1
+        let n = poll(&p, 1, ms)
+        drain()
+        return n > 0
+    }
+}
+
+/// Monotonic and wall-clock time in seconds.
+enum Clock {
+    static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+
+    static func wall() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}
+
+/// A thread of its own (POSIX), for the blocking sensor reads.
+enum ServiceThread {
+    private final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    static func start(_ body: @escaping @Sendable () -> Void) throws(ServiceError) -> pthread_t {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { arg in
+            let box = Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
+        guard rc == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            throw ServiceError(.failure, "cannot start a thread: \(Sockets.errorText(rc))")
+        }
+        return thread
+    }
+}

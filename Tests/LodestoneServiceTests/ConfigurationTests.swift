@@ -1,0 +1,135 @@
+import Foundation
+import LodestoneCore
+import LodestoneTestSupport
+import Testing
+@testable import LodestoneService
+
+@Suite struct ConfigurationTests {
+    func apply(_ json: String, base: ServiceConfiguration = .init(), directory: String = "/etc/lodestone") throws -> ServiceConfiguration {
+        try base.applying(json: JSONParser.parse(json), baseDirectory: directory)
+    }
+
+    func failure(_ json: String) -> ConfigurationError? {
+        do {
+            _ = try apply(json)
+            return nil
+        } catch {
+            return error as? ConfigurationError
+        }
+    }
+
+    @Test func theExampleFileInToolsIsValid() throws {
+        let path = SharedData.packageRoot.appendingPathComponent("tools/lodestone.example.json").path
+        let c = try ServiceConfiguration().applying(file: path)
+        guard case .iio(let iio) = c.source else { Issue.record("not iio: \(c.source)"); return }
+        #expect(iio.rate == 100 && iio.mode == "auto" && iio.boardRotation == "0")
+        #expect(c.position == .gpsd(Endpoint(host: "localhost", port: 2947)))
+        #expect(c.nmea.listen == Endpoint(host: "127.0.0.1", port: 10110))
+        #expect(c.nmea.rate == 2)
+        #expect(c.socketPath == "/run/lodestone/lodestone.sock" && c.socketMode == 0o660)
+        #expect(c.calibrationPath == nil)
+    }
+
+    @Test func everyKeyIsApplied() throws {
+        let c = try apply("""
+            {"source":{"type":"replay","path":"logs/walk.lslog","loop":true,"speed":"max"},
+             "forward":"-x","smoothing":false,"fusion":"ecompass","calibration":"mag.json","headingFilter":2.5,
+             "position":{"lat":-33.86,"lon":151.21,"altM":40,"maxFixAge":3},"model":"wmmhr","allowExtrapolation":true,
+             "socket":"/tmp/l.sock","socketMode":"0600","listen":["127.0.0.1:2948","[::1]:2949"],
+             "nmea":{"listen":":10111","serial":"/dev/ttyUSB0","baud":38400,"rate":5,"talker":"II"},
+             "limits":{"maxClients":4,"maxLineLength":256,"clientQueueBytes":8192}}
+            """)
+        var replay = ServiceConfiguration.Replay(path: "/etc/lodestone/logs/walk.lslog")
+        replay.loop = true
+        replay.speed = nil
+        #expect(c.source == .replay(replay))
+        #expect(c.forwardAxis == .minusX && !c.smoothing && c.fusion == .ecompass)
+        #expect(c.calibrationPath == "/etc/lodestone/mag.json")
+        #expect(c.headingFilter == 2.5)
+        #expect(c.position == .fixed(latitude: -33.86, longitude: 151.21, height: 40))
+        #expect(c.maxFixAge == 3 && c.model == .wmmhr && c.allowExtrapolation)
+        #expect(c.socketPath == "/tmp/l.sock" && c.socketMode == 0o600)
+        #expect(c.tcpListeners == [Endpoint(host: "127.0.0.1", port: 2948), Endpoint(host: "::1", port: 2949)])
+        #expect(c.nmea.listen == Endpoint(host: "127.0.0.1", port: 10111))
+        #expect(c.nmea.serial == "/dev/ttyUSB0" && c.nmea.baud == 38400 && c.nmea.rate == 5 && c.nmea.talker == "II")
+        #expect(c.limits.maxClients == 4 && c.limits.maxLineLength == 256 && c.limits.clientQueueBytes == 8192)
+    }
+
+    @Test func absentKeysKeepTheBase() throws {
+        var base = ServiceConfiguration()
+        base.headingFilter = 7
+        let c = try apply(#"{"forward":"+x"}"#, base: base)
+        #expect(c.headingFilter == 7 && c.forwardAxis == .plusX)
+        #expect(try apply("{}") == ServiceConfiguration())
+        #expect(try apply(#"{"socket":null,"listen":["2948"]}"#).socketPath == nil)
+        #expect(try apply(#"{"position":{"gpsd":true}}"#).position == .gpsd(ServiceConfiguration.defaultGPSD))
+    }
+
+    @Test(arguments: [
+        (#"{"sourse":{}}"#, "sourse", "unknown key; did you mean source?"),
+        (#"{"source":{"type":"iio","rate":"fast"}}"#, "source.rate", "must be a number, not a string"),
+        (#"{"source":{"type":"iio","rate":0}}"#, "source.rate", "must be between 0 and 10000 Hz, not 0.0"),
+        (#"{"source":{"type":"iio","mode":"dma"}}"#, "source.mode", "must be auto, buffered or polled, not 'dma'"),
+        (#"{"source":{"type":"replay"}}"#, "source.path", "is required for a replay source: the log to replay"),
+        (#"{"source":{"type":"replay","path":"a","uri":"local:"}}"#, "source.uri", "does not apply here: they belong to an iio source"),
+        (#"{"source":{"type":"replay","path":"a","speed":0}}"#, "source.speed", "must be a number > 0, or \"max\" for as fast as possible"),
+        (#"{"source":{"type":"usb"}}"#, "source.type", "must be iio, replay or simulated, not 'usb'"),
+        (#"{"forward":"up"}"#, "forward", "must be +y, +x, -y or -x, not 'up'"),
+        (#"{"headingFilter":-1}"#, "headingFilter", "must be a number of degrees ≥ 0, not -1.0"),
+        (#"{"position":{"lat":52}}"#, "position.lon", "lat and lon go together"),
+        (#"{"position":{"lat":95,"lon":0}}"#, "position.lat", "must be between -90 and 90 degrees, not 95.0"),
+        (#"{"position":{"lat":1,"lon":2,"gpsd":true}}"#, "position", "give either lat/lon (a fixed position) or gpsd, not both"),
+        (#"{"position":{"gpsd":"host:port"}}"#, "position.gpsd", "'host:port' is not HOST:PORT (the port must be a number 1–65535)"),
+        (#"{"position":{"maxFixAge":0}}"#, "position.maxFixAge", "must be a number of seconds > 0, not 0.0"),
+        (#"{"socketMode":"rw"}"#, "socketMode", "must be an octal mode such as \"0660\", not 'rw'"),
+        (#"{"socket":null}"#, "socket", "no listener: give a Unix socket path or a TCP listener (listen)"),
+        (#"{"listen":"127.0.0.1:1"}"#, "listen", "must be an array of \"HOST:PORT\" strings, not a string"),
+        (#"{"listen":["::1:2948"]}"#, "listen[0]", "'::1:2948' is not HOST:PORT (put an IPv6 address in brackets, e.g. [::1]:2947)"),
+        (#"{"nmea":{"rate":100}}"#, "nmea.rate", "must be between 0 and 50 sentence groups per second, not 100.0"),
+        (#"{"nmea":{"baud":1200}}"#, "nmea.baud", "must be one of 4800, 9600, 19200, 38400, 57600, 115200, not 1200"),
+        (#"{"nmea":{"talker":"hc"}}"#, "nmea.talker", "must be two upper-case letters such as HC, not 'hc'"),
+        (#"{"limits":{"maxClients":2.5}}"#, "limits.maxClients", "must be a whole number, not 2.5"),
+        (#"{"limits":{"clientQueueBytes":10}}"#, "limits.clientQueueBytes", "must be between 4096 and 67108864 bytes, not 10"),
+        (#"[]"#, "(file)", "must be a JSON object, not an array"),
+    ])
+    func errorsNameTheKey(json: String, key: String, message: String) {
+        let e = failure(json)
+        #expect(e?.key == key)
+        #expect(e?.message.hasPrefix(message) == true, "\(e?.message ?? "no error")")
+    }
+
+    @Test func fileErrorsNameTheFileAndTheLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lodestone-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.json").path
+        try "{\n  \"headingFilter\": 1,\n  \"forward\": +y\n}\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect(throws: ConfigurationError(key: "(file)", "not valid JSON: line 3, column 14: expected a value, found '+'", origin: bad)) {
+            try ServiceConfiguration().applying(file: bad)
+        }
+        let missing = dir.appendingPathComponent("missing.json").path
+        #expect(throws: ConfigurationError(key: "(file)", "cannot be read: No such file or directory", origin: missing)) {
+            try ServiceConfiguration().applying(file: missing)
+        }
+        let typo = dir.appendingPathComponent("typo.json").path
+        try #"{"nmea":{"rte":2}}"#.write(toFile: typo, atomically: true, encoding: .utf8)
+        do {
+            _ = try ServiceConfiguration().applying(file: typo)
+            Issue.record("accepted an unknown key")
+        } catch {
+            #expect(error.description == "\(typo): nmea.rte: unknown key; did you mean rate? (known: listen, serial, baud, rate, talker)")
+        }
+    }
+
+    @Test func endpoints() {
+        func p(_ t: String) -> Endpoint? { try? Endpoint.parse(t, defaultHost: "127.0.0.1", defaultPort: 10110).get() }
+        #expect(p("localhost:2947") == Endpoint(host: "localhost", port: 2947))
+        #expect(p("10111") == Endpoint(host: "127.0.0.1", port: 10111))
+        #expect(p(":10111") == Endpoint(host: "127.0.0.1", port: 10111))
+        #expect(p("0.0.0.0") == Endpoint(host: "0.0.0.0", port: 10110))
+        #expect(p("[::1]:5") == Endpoint(host: "::1", port: 5))
+        #expect(p("[::1]")?.description == "[::1]:10110")
+        #expect(p("h:0") == nil && p("h:70000") == nil && p("a b:1") == nil && p("[::1") == nil)
+        #expect(Endpoint(host: "127.0.0.5", port: 1).isLoopback && !Endpoint(host: "0.0.0.0", port: 1).isLoopback)
+    }
+}
