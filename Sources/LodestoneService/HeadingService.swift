@@ -415,14 +415,15 @@ public final class HeadingService {
                 }
             }
         }
-        let all = hub.withLock { s -> [Int32] in
-            let fds = s.clients.map(\.fd)
+        let all = hub.withLock { s -> [(Int32, String, Int)] in
+            let list = s.clients.map { ($0.fd, $0.name, $0.outbox.totalDroppedLines) }
             s.clients.removeAll()
-            return fds
+            return list
         }
-        for fd in all {
+        for (fd, name, dropped) in all {
             Glibc.shutdown(fd, Int32(SHUT_RDWR))
             close(fd)
+            if dropped > 0 { log.info("\(name): \(dropped) line(s) were dropped for it in all (it read too slowly)") }
         }
         // Let the sample thread release the sensors (disables IIO buffers), at most 3 s.
         let stopBy = Clock.monotonic() + 3

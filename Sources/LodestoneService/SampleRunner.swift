@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneLogs
 
 /// Drives the source on its own thread: claims the sensors while someone
 /// wants headings and releases them otherwise, paces replays, retries
@@ -88,6 +89,9 @@ final class SampleRunner: @unchecked Sendable {
                     wake.wait(timeout: backoff)
                     backoff = min(backoff * 2, 5)
                     break
+                } catch let error as LogError {
+                    fail(ServiceError(error.kind == .cannotOpen ? .inaccessible : .badInput, error.description))
+                    return
                 } catch {
                     fail(ServiceError(.failure, "\(error)"))
                     return

@@ -28,6 +28,12 @@ final class SignalPipe {
             sigaction(s, &action, nil)
         }
         signal(SIGPIPE, SIG_IGN)
+        // A parent may have started us with these blocked (the mask is inherited):
+        // unblock them, before any other thread exists.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Signals received since the last call, in order.

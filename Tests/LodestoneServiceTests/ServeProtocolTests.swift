@@ -1,0 +1,376 @@
+import Foundation
+import LodestoneCore
+import LodestoneGeomagnetism
+import Testing
+
+/// `lodestone serve` end to end over its Unix socket: no root and no network needed.
+@Suite(.serialized) struct ServeProtocolTests {
+    let scratch = ScratchDirectory()
+
+    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (ServiceProcess, String) {
+        let socket = scratch.file("s.sock")
+        let p = try ServiceProcess(["--socket", socket] + arguments, scratch: scratch, environment: environment)
+        guard ServiceProcess.waitForSocket(socket) else {
+            throw ProtocolClient.Failure(description: "the service did not come up: \(p.stderr)")
+        }
+        return (p, socket)
+    }
+
+    @Test func versionFirstThenEachWatcherGetsItsOwnHeadingFilter() throws {
+        let log = scratch.file("spin.csv")
+        TestLogs.spin(log, rate: 90, seconds: 30)
+        let (service, socket) = try start(["--source", "replay:\(log)", "--loop"])
+        let a = try ProtocolClient(path: socket), b = try ProtocolClient(path: socket)
+        let version = try #require(a.readObject())
+        #expect(version.className == "VERSION" && version.string("release") != nil && version.double("protoMajor") == 1)
+        a.send(#"?WATCH={"enable":true,"headingFilter":0};"# + "\n")
+        b.send(#"?WATCH={"enable":true,"headingFilter":20};"# + "\n")
+        let reply = try #require(a.read(class: "WATCH"))
+        #expect(reply["enable"] as? Bool == true && reply.double("headingFilter") == 0)
+        #expect(b.read(class: "WATCH")?.double("headingFilter") == 20)
+        let all = TestLogs.headings(a.collect(for: 2))
+        let filtered = TestLogs.headings(b.collect(for: 0.3))
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+
+        #expect(all.count > 120, "only \(all.count) headings in 2 s at 100 Hz")
+        let first = try #require(all.first)
+        #expect(Set(first.keys) == ["class", "time", "timestamp", "magneticHeading", "trueHeading", "headingAccuracy", "declination", "x", "y", "z"])
+        #expect(first["trueHeading"] is NSNull && first["declination"] is NSNull)
+        let time = try #require(first.string("time"))
+        #expect(time.count == 27 && time.hasSuffix("Z"))
+        let stamps = all.compactMap { $0.double("timestamp") }
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { abs($1 - $0 - 0.01) < 1e-6 }, "headingFilter 0 must deliver every sample")
+        for h in all where h.double("timestamp")! > 1 {
+            let truth = h.double("timestamp")! * 90
+            #expect(abs(angleDifference(truth, h.double("magneticHeading")!)) < 3.5, "\(h)")
+        }
+        let filteredHeadings = filtered.compactMap { $0.double("magneticHeading") }
+        #expect(filteredHeadings.count >= 3)
+        for (x, y) in zip(filteredHeadings, filteredHeadings.dropFirst()) {
+            let d = abs(angleDifference(x, y))
+            #expect(d >= 20 - 1e-6 && d < 21.5, "consecutive headings \(x) → \(y) with headingFilter 20")
+        }
+    }
+
+    @Test func pollDevicesAndVersionAnswers() throws {
+        let log = scratch.file("hold.csv")
+        TestLogs.spin(log, start: 123, rate: 0, seconds: 60)
+        let (service, socket) = try start(["--source", "replay:\(log)"])
+        let c = try ProtocolClient(path: socket)
+        _ = c.readObject()
+        c.send("?POLL;\n")
+        let poll = try #require(c.read(class: "POLL"))
+        #expect(poll.double("active") == 0)
+        let heading = try #require(poll["heading"] as? [String: Any])
+        #expect(heading.className == "HEADING")
+        #expect(abs(angleDifference(123, heading.double("magneticHeading") ?? .nan)) < 0.01)
+        c.send("?DEVICES;\n?VERSION;\n")
+        let devices = try #require(c.read(class: "DEVICES"))
+        #expect(devices.string("source") == "replay")
+        let list = try #require(devices["devices"] as? [[String: Any]])
+        #expect(list.count == 1 && list[0].string("kind") == "log" && list[0].string("path") == log && list[0].string("name") == "csv")
+        #expect(c.read(class: "VERSION") != nil)
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+    }
+
+    @Test func malformedCommandsGetAnErrorAndTheConnectionStaysUsable() throws {
+        let log = scratch.file("hold.csv")
+        TestLogs.spin(log, rate: 0, seconds: 10)
+        let (service, socket) = try start(["--source", "replay:\(log)"])
+        let c = try ProtocolClient(path: socket)
+        _ = c.readObject()
+        let bad: [(String, String)] = [
+            ("hello", "a command starts with '?'"),
+            ("?FOO;", "unknown command ?FOO"),
+            (#"?WATCH={"enable":tru};"#, "?WATCH: the argument is not valid JSON"),
+            (#"?WATCH={"enable":true,"headingFilter":"5"};"#, "?WATCH: headingFilter must be a number"),
+            (#"?STEER={"lat":100,"lon":0};"#, "?STEER: lat must be between -90 and 90"),
+            (#"?STEER={"lat":1,"lon":0,"tolerance":80};"#, "?STEER: setting tolerance = 80.0 is out of range"),
+            ("?" + String(repeating: "A", count: 5000), "command line longer than 1024 bytes"),
+            ("\u{01}\u{02}\u{FF}", "a command starts with '?'"),
+        ]
+        for (line, message) in bad {
+            c.send(line + "\n")
+            let e = try #require(c.readObject(timeout: 5), "no answer to \(line.prefix(40))")
+            #expect(e.className == "ERROR")
+            #expect(e.string("message")?.hasPrefix(message) == true, "\(line.prefix(40)) → \(e)")
+            c.send("?VERSION;\n")
+            #expect(c.readObject()?.className == "VERSION", "the connection must stay usable after \(line.prefix(40))")
+        }
+        // A line cut in two writes is one command.
+        c.send("?VERS")
+        usleep(50_000)
+        c.send("ION;\n")
+        #expect(c.readObject()?.className == "VERSION")
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+        #expect(!service.stderr.contains("Fatal"))
+    }
+
+    /// The sensors are not read while nobody watches; the first watcher gets a heading fast.
+    @Test func sensorsAreReadOnlyOnDemandAndTheFirstHeadingComesQuickly() throws {
+        let log = scratch.file("spin.csv")
+        TestLogs.spin(log, rate: 10, seconds: 60)
+        let (service, socket) = try start(["--source", "replay:\(log)", "--heading-filter", "0"])
+        let c = try ProtocolClient(path: socket)
+        _ = c.readObject()
+        usleep(1_500_000) // idle: a replay that kept reading would be 1.5 s into the log
+        var latencies: [Double] = []
+        var resumedAt: [Double] = []
+        for _ in 0..<5 {
+            let t0 = Date()
+            c.send(#"?WATCH={"enable":true};"# + "\n")
+            let h = try #require(c.read(class: "HEADING", timeout: 5))
+            latencies.append(Date().timeIntervalSince(t0))
+            resumedAt.append(h.double("timestamp") ?? .nan)
+            _ = c.collect(for: 0.3)
+            c.send(#"?WATCH={"enable":false};"# + "\n")
+            _ = c.collect(for: 0.5) // idle again
+        }
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+        let sorted = latencies.sorted()
+        print("measured first heading after ?WATCH (replay source): median \(Int(sorted[2] * 1000)) ms, worst \(Int(sorted[4] * 1000)) ms")
+        #expect(sorted[2] < 0.2, "median first-heading latency \(sorted[2]) s")
+        #expect(resumedAt[0] < 0.05, "the log advanced while nobody watched: first timestamp \(resumedAt[0])")
+        // Each pause leaves the log where it was: ~0.3 s of log per watch period, not 0.8 s.
+        for (x, y) in zip(resumedAt, resumedAt.dropFirst()) {
+            #expect(y - x > 0.2 && y - x < 0.6, "log time between claims \(y - x) s")
+        }
+    }
+
+    /// A client that stops reading loses its oldest lines (and is told so); the others and the
+    /// pipeline go on at full pace.
+    @Test func aStuckClientNeitherBlocksThePipelineNorOtherClients() throws {
+        let log = scratch.file("spin.csv")
+        TestLogs.spin(log, rate: 45, seconds: 60) // 6000 samples
+        let config = scratch.write("c.json", #"{"limits":{"clientQueueBytes":4096}}"#)
+        let (service, socket) = try start(["--config", config, "--source", "replay:\(log)", "--speed", "20", "--heading-filter", "0"])
+        let slow = try ProtocolClient(path: socket), fast = try ProtocolClient(path: socket)
+        slow.send(#"?WATCH={"enable":true};"# + "\n")
+        _ = slow.read(class: "WATCH")
+        fast.send(#"?WATCH={"enable":true};"# + "\n")
+        // The fast client reads everything; the slow one reads nothing until the replay ended
+        // (then it has the 2 s the service gives queued output at shutdown).
+        let t0 = Date()
+        var fastObjects: [[String: Any]] = []
+        while let o = fast.readObject(timeout: 20) {
+            fastObjects.append(o)
+            if o.string("event") == "sourceEnded" { break }
+        }
+        let elapsed = Date().timeIntervalSince(t0)
+        let slowObjects = slow.readToEnd(timeout: 5)
+        fastObjects += fast.readToEnd(timeout: 5)
+        #expect(service.waitExit() == 0)
+        let fastHeadings = TestLogs.headings(fastObjects)
+        #expect(fastHeadings.count >= 5990, "the fast client got \(fastHeadings.count) of ~6000 headings")
+        let stamps = fastHeadings.compactMap { $0.double("timestamp") }
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { abs($1 - $0 - 0.01) < 1e-6 }, "the fast client lost headings")
+        #expect(elapsed < 6, "60 s of log at 20× took \(elapsed) s: something blocked the pipeline")
+        #expect(!slow.lines.contains { ProtocolClient.object($0) == nil }, "a torn or invalid line reached the slow client")
+        let drops = slowObjects.filter { $0.string("event") == "linesDropped" }
+        #expect(!drops.isEmpty)
+        let dropped = drops.compactMap { $0.double("count") }.reduce(0, +)
+        let slowHeadings = TestLogs.headings(slowObjects).count
+        print("measured slow client: \(slowHeadings) headings received, \(Int(dropped)) lines reported dropped; fast client \(fastHeadings.count)")
+        #expect(Double(slowHeadings) + dropped >= Double(fastHeadings.count))
+        #expect(Double(slowHeadings) + dropped <= Double(fastHeadings.count) + 5)
+        #expect(service.stderr.contains("dropped for it in all"))
+    }
+
+    @Test func sigtermStopsCleanlyAndRemovesTheSocket() throws {
+        let (service, socket) = try start(["--source", "simulated", "--heading-filter", "0"])
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true};"# + "\n")
+        #expect(c.read(class: "HEADING") != nil)
+        service.signal(SIGTERM)
+        let rest = c.readToEnd(timeout: 5)
+        #expect(service.waitExit() == 0)
+        #expect(rest.last?.string("event") == "serviceStopping" && rest.last?.string("reason") == "SIGTERM")
+        #expect(!c.lines.contains { ProtocolClient.object($0) == nil }, "every line is complete JSON")
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(service.stderr.contains("stopping (SIGTERM)"))
+    }
+
+    @Test func sighupReloadsTheConfigAndSdNotifyIsSpoken() throws {
+        let notify = scratch.file("notify.sock")
+        let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(listener) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in notify.utf8.enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        func messages(timeout: Double) -> [String] {
+            var out: [String] = []
+            let deadline = Date().addingTimeInterval(timeout)
+            while deadline.timeIntervalSinceNow > 0 {
+                var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 50) > 0 else { continue }
+                var buf = [UInt8](repeating: 0, count: 512)
+                let n = buf.withUnsafeMutableBytes { recv(listener, $0.baseAddress, 512, 0) }
+                if n > 0 { out.append(String(decoding: buf[0..<n], as: UTF8.self)) }
+            }
+            return out
+        }
+
+        let log = scratch.file("hold.csv")
+        TestLogs.spin(log, start: 100, rate: 0, seconds: 600)
+        let config = scratch.write("c.json", #"{"headingFilter":30}"#)
+        let (service, socket) = try start(["--config", config, "--source", "replay:\(log)", "--year", "2026.5"],
+                                          environment: ["NOTIFY_SOCKET": notify])
+        #expect(messages(timeout: 0.5).contains { $0.hasPrefix("READY=1") })
+        let w = try ProtocolClient(path: socket)
+        w.send(#"?WATCH={"enable":true};"# + "\n")
+        #expect(w.read(class: "WATCH")?.double("headingFilter") == 30)
+        #expect(w.read(class: "HEADING")?["trueHeading"] is NSNull)
+
+        scratch.write("c.json", #"{"headingFilter":0,"position":{"lat":52.5,"lon":13.4}}"#)
+        service.signal(SIGHUP)
+        let event = try #require(w.read(until: { $0.string("event") == "trueHeadingAvailable" }))
+        #expect(event.string("detail")?.contains("declination") == true)
+        let notes = messages(timeout: 0.5)
+        #expect(notes.contains("RELOADING=1") && notes.contains { $0.hasPrefix("READY=1") }, "\(notes)")
+        w.send(#"?WATCH={"enable":true,"headingFilter":0};"# + "\n") // the heading does not move: a new filter delivers at once
+        let h = try #require(w.read(class: "HEADING"))
+        let expected = try GeomagneticModel.wmm2025.elements(latitude: 52.5, longitude: 13.4, height: 0, decimalYear: 2026.5).declination
+        #expect(abs((h.double("declination") ?? .nan) - expected) < 0.001)
+        #expect(abs(angleDifference(100 + expected, h.double("trueHeading") ?? .nan)) < 0.01)
+        let second = try ProtocolClient(path: socket)
+        second.send(#"?WATCH={"enable":true};"# + "\n")
+        #expect(second.read(class: "WATCH")?.double("headingFilter") == 0, "the new default headingFilter applies to new watchers")
+
+        scratch.write("c.json", #"{"headingFilter":"many"}"#)
+        service.signal(SIGHUP)
+        usleep(300_000)
+        #expect(service.stderr.contains("the configuration was not reloaded, the running one stays"))
+        #expect(service.stderr.contains("headingFilter: must be a number"))
+        second.send("?VERSION;\n")
+        #expect(second.read(class: "VERSION") != nil, "still serving after a bad reload")
+
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+        #expect(messages(timeout: 0.3).contains("STOPPING=1"))
+    }
+
+    @Test func theClientLimitIsEnforced() throws {
+        let (service, socket) = try start(["--source", "simulated", "--max-clients", "2"])
+        usleep(200_000) // the start-up probe's connection is gone
+        let a = try ProtocolClient(path: socket), b = try ProtocolClient(path: socket)
+        #expect(a.readObject()?.className == "VERSION" && b.readObject()?.className == "VERSION")
+        let c = try ProtocolClient(path: socket)
+        let refused = try #require(c.readObject())
+        #expect(refused.className == "ERROR" && refused.string("message")?.contains("too many clients (2)") == true)
+        #expect(c.readLine(timeout: 2) == nil, "the refused connection is closed")
+        a.close()
+        usleep(200_000)
+        let d = try ProtocolClient(path: socket)
+        #expect(d.readObject()?.className == "VERSION", "a freed slot is usable again")
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+    }
+
+    @Test func steeringWithAFixedPosition() throws {
+        let log = scratch.file("hold.csv")
+        TestLogs.spin(log, start: 80, rate: 0, seconds: 600)
+        let (service, socket) = try start(["--source", "replay:\(log)", "--lat", "45", "--lon", "7", "--year", "2026.5"])
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true,"headingFilter":0};"# + "\n")
+        c.send(#"?STEER={"lat":45.01,"lon":7,"tolerance":10};"# + "\n")
+        let steer = try #require(c.read(class: "STEER"))
+        let declination = try GeomagneticModel.wmm2025.elements(latitude: 45, longitude: 7, height: 0, decimalYear: 2026.5).declination
+        let trueHeading = 80 + declination
+        // Due north along a meridian: bearing 0; distance the meridian arc M(φ)·Δφ (WGS 84).
+        let a = 6_378_137.0, e2 = 0.00669437999014, phi = 45.005 * Double.pi / 180
+        let arc = a * (1 - e2) / pow(1 - e2 * sin(phi) * sin(phi), 1.5) * (0.01 * Double.pi / 180)
+        #expect(abs(angleDifference(0, steer.double("bearing") ?? .nan)) < 1e-6)
+        #expect(abs((steer.double("distance") ?? .nan) - arc) < 0.05, "\(steer)")
+        #expect(abs((steer.double("delta") ?? .nan) - angleDifference(trueHeading, 0)) < 0.01)
+        #expect(steer.string("turn") == "left", "delta \(angleDifference(trueHeading, 0))° is a left turn")
+        #expect(steer["arrived"] as? Bool == false && steer["eta"] is NSNull)
+        c.send(#"?STEER={"enable":false};"# + "\n")
+        #expect(c.read(until: { $0.string("event") == "steerStopped" }) != nil)
+        let after = c.collect(for: 0.3)
+        #expect(!after.contains { $0.className == "STEER" }, "STEER objects after steering stopped")
+        #expect(after.contains { $0.className == "HEADING" })
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+    }
+
+    @Test func nmeaToASerialDevice() throws {
+        // A pseudo-terminal stands in for the serial port (/dev/ptmx: unlock, then its number names the slave).
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0, "no /dev/ptmx")
+        defer { close(master) }
+        var unlock: Int32 = 0, number: UInt32 = 0
+        try #require(ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0 && ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0)
+        let slave = "/dev/pts/\(number)"
+        let log = scratch.file("hold.csv")
+        TestLogs.spin(log, start: 200, rate: 0, seconds: 600)
+        let (service, _) = try start(["--source", "replay:\(log)", "--nmea-serial", slave, "--nmea-baud", "38400", "--nmea-rate", "10",
+                                      "--lat", "-33.86", "--lon", "151.21", "--year", "2026.5"])
+        var text = ""
+        let deadline = Date().addingTimeInterval(3)
+        while deadline.timeIntervalSinceNow > 0, text.components(separatedBy: "HDG").count < 6 {
+            var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 100) > 0 else { continue }
+            var buf = [UInt8](repeating: 0, count: 4096)
+            let n = buf.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, 4096) }
+            if n > 0 { text += String(decoding: buf[0..<n], as: UTF8.self) }
+        }
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+        let sentences = text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }).map(String.init)
+        #expect(sentences.count >= 9, "\(text)")
+        let declination = try GeomagneticModel.wmm2025.elements(latitude: -33.86, longitude: 151.21, height: 0, decimalYear: 2026.5).declination
+        for s in sentences {
+            #expect(nmeaChecksumOK(s), "bad checksum: \(s)")
+            let f = s.split(separator: "*")[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            switch f[0] {
+            case "$HCHDM": #expect(f == ["$HCHDM", "200.0", "M"])
+            case "$HCHDT": #expect(f[2] == "T" && abs(angleDifference(200 + declination, Double(f[1]) ?? .nan)) <= 0.051)
+            case "$HCHDG":
+                #expect(f.count == 6 && f[1] == "200.0" && f[2] == "" && f[3] == "")
+                #expect(abs((Double(f[4]) ?? .nan) - abs(declination)) <= 0.051 && f[5] == (declination < 0 ? "W" : "E"))
+            default: Issue.record("unexpected sentence \(s)")
+            }
+        }
+    }
+
+    @Test func badStartsExitWithTheDocumentedCodes() throws {
+        func run(_ args: [String]) throws -> (Int32?, String) {
+            let p = try ServiceProcess(args, scratch: scratch, name: "bad-\(args.count)")
+            return (p.waitExit(timeout: 10), p.stderr)
+        }
+        let badConfig = scratch.write("bad.json", "{\n  \"nmea\": {\"rate\": -1}\n}\n")
+        var (code, err) = try run(["--config", badConfig, "--socket", scratch.file("x.sock")])
+        #expect(code == 1 && err.contains("\(badConfig): nmea.rate: must be between 0 and 50"), "\(err)")
+        (code, err) = try run(["--source", "usb", "--socket", scratch.file("x.sock")])
+        #expect(code == 2 && err.contains("--source must be iio, replay:FILE or simulated"), "\(err)")
+        (code, err) = try run(["--source", "replay:\(scratch.file("missing.csv"))", "--socket", scratch.file("x.sock")])
+        #expect(code == 3 && err.contains("missing.csv"), "\(err)")
+        let notASocket = scratch.write("plain", "x")
+        (code, err) = try run(["--source", "simulated", "--socket", notASocket])
+        #expect(code == 3 && err.contains("exists and is not a socket"), "\(err)")
+        let badLog = scratch.write("bad.csv", TestLogs.header + "\n0,0,0,9.81,0,20,-40\n0.01,0,0,x,0,20,-40\n")
+        let (service, socket) = try start(["--source", "replay:\(badLog)"])
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true};"# + "\n")
+        let events = c.readToEnd(timeout: 5)
+        #expect(events.contains { $0.string("event") == "sourceFailed" && ($0.string("detail") ?? "").contains("bad.csv:3") }, "\(events)")
+        #expect(service.waitExit() == 1, "bad data in the log is exit code 1")
+        let second = try start(["--source", "simulated"]) // the same socket path again: the stale file is replaced
+        let busy = try ServiceProcess(["--source", "simulated", "--socket", second.1], scratch: scratch, name: "busy")
+        #expect(busy.waitExit() == 3 && busy.stderr.contains("another service is listening on"))
+        second.0.signal(SIGTERM)
+        #expect(second.0.waitExit() == 0)
+    }
+}
+
+func nmeaChecksumOK(_ sentence: String) -> Bool {
+    let b = Array(sentence.utf8)
+    guard b.first == UInt8(ascii: "$"), let star = b.lastIndex(of: UInt8(ascii: "*")), star + 3 == b.count,
+          let given = UInt8(String(decoding: b[(star + 1)...], as: UTF8.self), radix: 16) else { return false }
+    return b[1..<star].reduce(0, ^) == given
+}
