@@ -36,11 +36,14 @@ final class SampleRunner: @unchecked Sendable {
     }
 
     private func run() {
-        var active = false
+        // The source was opened at start-up (to report a bad device at once): release it
+        // first thing unless someone already waits.
+        var active = true
         var anchor: (monotonic: Double, time: Double)?
         var backoff = 0.1
         var faulted = false
         var demand = false
+        var resumed = false
         defer {
             source.release()
             hub.withLock { $0.runnerFinished = true }
@@ -61,13 +64,15 @@ final class SampleRunner: @unchecked Sendable {
                 if active {
                     source.release()
                     active = false
+                    resumed = false
                     log.debug("nobody watches: sensors released")
                 }
                 wake.wait(timeout: nil)
                 continue
             }
-            if !active {
+            if !active || !resumed {
                 active = true
+                resumed = true
                 anchor = nil
                 hub.withLock { $0.resume() }
                 log.debug("sensors claimed")

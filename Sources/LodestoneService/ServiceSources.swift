@@ -44,7 +44,7 @@ final class IIOServiceSource: ServiceSource {
         let m = source.metadata
         var list: [DeviceDescription] = []
         for info in [m.magnetometer, m.accelerometer] + (m.gyroscope.map { [$0] } ?? []) {
-            list.append(DeviceDescription(kind: info.kind.rawValue, path: info.deviceID, name: info.deviceName,
+            list.append(DeviceDescription(kind: info.kind.noun, path: info.deviceID, name: info.deviceName,
                                           rate: info.samplingFrequency, detail: "\(m.uri) \(m.mode.rawValue)"))
         }
         return list
