@@ -20,10 +20,14 @@ public final class LogReader: SensorSource {
         public var skipBadLines: Bool
         /// Extra columns the caller wants, by name (e.g. truth quaternions); they must exist.
         public var extraColumns: [String]
+        /// Read buffer, bytes; also the longest line accepted. 1 MiB reads fast; a paced
+        /// replay (the daemon) needs far less and keeps its memory small.
+        public var bufferSize: Int
 
-        public init(skipBadLines: Bool = false, extraColumns: [String] = []) {
+        public init(skipBadLines: Bool = false, extraColumns: [String] = [], bufferSize: Int = 1 << 20) {
             self.skipBadLines = skipBadLines
             self.extraColumns = extraColumns
+            self.bufferSize = bufferSize
         }
     }
 
@@ -67,7 +71,7 @@ public final class LogReader: SensorSource {
         slots = .allocate(capacity: 10 + options.extraColumns.count)
         slots.initialize(repeating: .nan, count: 10 + options.extraColumns.count)
         do {
-            reader = try LineReader(path: path)
+            reader = try LineReader(path: path, bufferSize: options.bufferSize)
         } catch {
             throw LogError(.cannotOpen, file: path, "cannot open: \(error.explanation)")
         }

@@ -127,15 +127,14 @@ final class HubState {
             pipeline.estimator = HeadingEstimator(settings: start)
             needsStart = false
         }
-        let estimate = pipeline.estimator.update(sample)
-        if pipeline.hasEvents {
-            for e in pipeline.takeEvents() { broadcast(Self.event(e), wall: wall) }
+        let step = pipeline.step(sample)
+        if let events = step.events {
+            for e in events { broadcast(Self.event(e), wall: wall) }
         }
-        guard let estimate else {
+        guard let (estimate, heading) = step.result else {
             outcome.demand = demand
             return outcome
         }
-        let heading = pipeline.complete(estimate)
         latest = heading
         latestWall = wall
         latestMonotonic = now
@@ -345,5 +344,17 @@ final class HubState {
         case .disturbanceEnded(let detail):
             return ServiceEvent("magneticDisturbance", reason: "fieldNormal", detail, state: "end")
         }
+    }
+}
+
+extension HeadingPipeline {
+    /// One sample through the estimator, completed into a ``Heading`` when there is an
+    /// estimate, plus any magnetic events. Mutating, so that it runs in place on the
+    /// hub's copy: a non-mutating call on a class's stored struct copies the struct.
+    mutating func step(_ sample: SensorSample) -> (result: (HeadingEstimate, Heading)?, events: [MagneticEvent]?) {
+        let estimate = estimator.update(sample)
+        let events = estimator.hasEvents ? estimator.takeEvents() : nil
+        guard let estimate else { return (nil, events) }
+        return ((estimate, complete(estimate)), events)
     }
 }

@@ -40,8 +40,9 @@ final class WakePipe: Sendable {
         var p = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
         let ms: Int32 = timeout.map { Int32(max(0, min(3_600_000, ($0 * 1000).rounded(.up)))) } ?? -1
         let n = poll(&p, 1, ms)
+        guard n > 0 else { return false } // timed out: nothing to read (saves a read per paced sample)
         drain()
-        return n > 0
+        return true
     }
 }
 

@@ -20,10 +20,15 @@ enum BenchCommand: Command {
         geomag  ns per point of WMM2025 and WMMHR2025 (all elements and rates), the cost of
                 loading the coefficients, and the time from process start to the first
                 'lodestone field' result.
+        serve   (only when asked: --only serve) 'lodestone serve' on the simulated board at
+                100 Hz: its CPU (% of one core, all threads) idle and with 1 and 10 clients,
+                resident memory, sample-to-client latency p50/p99, and ?WATCH to first
+                HEADING after the sensors were released. About 2 minutes.
         Build first with: swift build -c release
         """
     static let options: [CommandLineArguments.Option] = [
-        .value("only", "NAMES", "Comma-separated subset: core, replay, geomag."),
+        .value("only", "NAMES", "Comma-separated subset: core, replay, geomag, serve."),
+        .value("window", "S", "serve: seconds per measurement (default 20)."),
         .value("samples", "N", "Samples per benchmark (default 1000000)."),
         .value("directory", "DIR", "Where to write the generated logs (default /tmp)."),
     ]
@@ -40,6 +45,7 @@ enum BenchCommand: Command {
         if only.contains("core") { benchCore(count: min(samples, 1_000_000)) }
         if only.contains("replay") { try benchReplay(samples: samples, directory: directory) }
         if only.contains("geomag") { try benchGeomagnetism() }
+        if only.contains("serve") { try ServeBenchmark.run(seconds: try arguments.double("window") ?? 20) }
         return .success
     }
 
