@@ -33,6 +33,10 @@ import Darwin
 ///   (``MagneticDisturbanceRejection``); when the field is clean again, the
 ///   grown heading variance gives the compass a large gain and the heading
 ///   recovers quickly;
+/// - a field carried with the board (a magnet fixed to it) is learned as a
+///   body-frame offset (``BodyFixedDisturbance``) once the board has turned
+///   enough to tell it from a field fixed in the room, and removed from the
+///   readings, so the compass keeps correcting the heading until it goes away;
 /// - at rest (``RestDetector``) the gyro reading is a direct measurement of its bias.
 ///
 /// Estimating the bias from the corrections and averaging acceleration over
