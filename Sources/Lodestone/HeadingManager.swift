@@ -32,13 +32,13 @@ public final class HeadingManager: Sendable {
     }
 
     private let state: Mutex<State>
-    private let source: Mutex<(any SensorSource)?>
+    private let source: SourceBox
 
     /// Creates a manager that will read `source` once started; the manager owns it from now on.
-    public init(source: sending any SensorSource, settings: HeadingEstimator.Settings = .init(),
+    public init(source: some SensorSource, settings: HeadingEstimator.Settings = .init(),
                 headingFilter: Double = 1) {
         state = Mutex(State(settings: settings, headingFilter: headingFilter))
-        self.source = Mutex(source)
+        self.source = SourceBox(source)
     }
 
     /// Minimum change in degrees before a new heading is delivered (Core Location's `headingFilter`).
@@ -163,7 +163,7 @@ public final class HeadingManager: Sendable {
             }
             let next: SensorSample?
             do {
-                next = try source.withLock { s -> SensorSample? in try s?.nextSample() }
+                next = try source.next()
                 if faulted {
                     faulted = false
                     backoff = 0.1
@@ -180,7 +180,11 @@ public final class HeadingManager: Sendable {
                 break
             }
             guard let sample = next else { break }
-            guard let heading = pipeline.process(sample) else { continue }
+            let delivered = pipeline.process(sample)
+            if pipeline.hasEvents {
+                for event in pipeline.takeEvents() { post(HeadingEvent(event)) }
+            }
+            guard let heading = delivered else { continue }
             let continuations = state.withLock { s -> Dictionary<Int, AsyncStream<Heading>.Continuation>.Values in
                 s.latest = heading
                 return s.headingContinuations.values
@@ -197,5 +201,23 @@ public final class HeadingManager: Sendable {
         }
         for c in headingStreams { c.finish() }
         for c in eventStreams { c.finish() }
+    }
+}
+
+/// The manager's source, read only by the manager's one reading thread.
+///
+/// The manager takes the source over (`init(source:)`): a caller must not use
+/// it afterwards. That ownership hand-over is what makes the unchecked
+/// `Sendable` sound. (A `sending` parameter said so too, but Swift 6.3
+/// released a concrete value passed through it twice.)
+private final class SourceBox: @unchecked Sendable {
+    private var source: any SensorSource
+
+    init(_ source: some SensorSource) {
+        self.source = source
+    }
+
+    func next() throws -> SensorSample? {
+        try source.nextSample()
     }
 }
