@@ -19,7 +19,7 @@ enum CalibrationLoader {
             throw ServiceError(.badInput, "calibration: \(path): \(error)")
         }
         guard let calibration = profile.magneticCalibration else {
-            throw ServiceError(.badInput, "calibration: \(path) is a \(profile.sensor.rawValue) profile; give the magnetometer's profile")
+            throw ServiceError(.badInput, "calibration: \(path) holds the \(profile.sensor.rawValue)'s profile; give the magnetometer's")
         }
         let q = profile.quality
         let status = CalibrationStatus(fitErrorPercent: q.fitErrorPercent,

@@ -182,6 +182,8 @@ import Testing
 
     @Test func sigtermStopsCleanlyAndRemovesTheSocket() throws {
         let (service, socket) = try start(["--source", "simulated", "--heading-filter", "0"])
+        var st = stat()
+        #expect(stat(socket, &st) == 0 && st.st_mode & 0o777 == 0o660, "the socket's mode is \(String(st.st_mode & 0o777, radix: 8))")
         let c = try ProtocolClient(path: socket)
         c.send(#"?WATCH={"enable":true};"# + "\n")
         #expect(c.read(class: "HEADING") != nil)
@@ -219,8 +221,14 @@ import Testing
         TestLogs.spin(log, start: 100, rate: 0, seconds: 600)
         let config = scratch.write("c.json", #"{"headingFilter":30}"#)
         let (service, socket) = try start(["--config", config, "--source", "replay:\(log)", "--year", "2026.5"],
-                                          environment: ["NOTIFY_SOCKET": notify])
-        #expect(messages(timeout: 0.5).contains { $0.hasPrefix("READY=1") })
+                                          environment: ["NOTIFY_SOCKET": notify, "WATCHDOG_USEC": "300000", "JOURNAL_STREAM": "8:12345"])
+        let first = messages(timeout: 0.7)
+        #expect(first.contains { $0.hasPrefix("READY=1") })
+        #expect(first.filter { $0 == "WATCHDOG=1" }.count >= 3, "WATCHDOG=1 at half of WATCHDOG_USEC: \(first)")
+        // Under journald every log line carries its syslog priority.
+        let logLines = service.stderr.split(separator: "\n")
+        #expect(!logLines.isEmpty && logLines.allSatisfy { $0.hasPrefix("<6>lodestone: ") || $0.hasPrefix("<5>lodestone: ") || $0.hasPrefix("<4>lodestone: ") },
+                "\(logLines)")
         let w = try ProtocolClient(path: socket)
         w.send(#"?WATCH={"enable":true};"# + "\n")
         #expect(w.read(class: "WATCH")?.double("headingFilter") == 30)
@@ -373,4 +381,71 @@ func nmeaChecksumOK(_ sentence: String) -> Bool {
     guard b.first == UInt8(ascii: "$"), let star = b.lastIndex(of: UInt8(ascii: "*")), star + 3 == b.count,
           let given = UInt8(String(decoding: b[(star + 1)...], as: UTF8.self), radix: 16) else { return false }
     return b[1..<star].reduce(0, ^) == given
+}
+
+/// The calibration profile named in the config: applied, reloaded on SIGHUP, refused when bad.
+@Suite(.serialized) struct ServeCalibrationTests {
+    let scratch = ScratchDirectory()
+
+    func profile(offset: (Double, Double, Double), matrixDiagonal: Double = 1) -> String {
+        """
+        {"formatVersion":1,"sensor":"magnetometer","device":{"name":"test"},"created":"2026-11-01T00:00:00Z",
+         "parameters":{"unit":"uT","offset":[\(offset.0),\(offset.1),\(offset.2)],
+                       "matrix":[[\(matrixDiagonal),0,0],[0,\(matrixDiagonal),0],[0,0,\(matrixDiagonal)]]},
+         "quality":{"model":"full","grade":"good","fitErrorPercent":0.5,"residualRMS":0.2,"fittedMagnitude":44.7,
+                    "expectedMagnitude":44.7,"coveragePercent":90,"sampleCount":5000,"outlierCount":0}}
+        """
+    }
+
+    @Test func theProfileIsAppliedAndReadAgainOnSighup() throws {
+        let log = scratch.file("hold.csv")
+        TestLogs.spin(log, start: 60, rate: 0, seconds: 600, hardIron: (15, -8, 5))
+        scratch.write("mag.json", profile(offset: (15, -8, 5)))
+        scratch.write("c.json", #"{"calibration":"mag.json"}"#) // relative to the config file
+        let socket = scratch.file("s.sock")
+        let service = try ServiceProcess(["--config", scratch.file("c.json"), "--source", "replay:\(log)", "--socket", socket], scratch: scratch)
+        try #require(ServiceProcess.waitForSocket(socket), "\(service.stderr)")
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true,"headingFilter":0};"# + "\n")
+        let h = try #require(c.read(class: "HEADING"))
+        let truth = TestLogs.field(heading: 60)
+        let (x, y, z) = (h.double("x") ?? .nan, h.double("y") ?? .nan, h.double("z") ?? .nan)
+        #expect(abs(x - truth.0) < 1e-3 && abs(y - truth.1) < 1e-3 && abs(z - truth.2) < 1e-3, "the hard iron is removed: \(h)")
+        #expect(abs(angleDifference(60, h.double("magneticHeading") ?? .nan)) < 0.01)
+
+        // A new profile (no correction) on SIGHUP: the raw field comes through.
+        scratch.write("mag.json", profile(offset: (0, 0, 0)))
+        service.signal(SIGHUP)
+        let rawX = truth.0 + 15
+        let isRaw: ([String: Any]) -> Bool = { o in
+            guard o.className == "HEADING", let x = o.double("x") else { return false }
+            return abs(x - rawX) < 1e-3
+        }
+        let raw = try #require(c.read(until: isRaw, timeout: 5), "the reloaded profile was not applied: \(service.stderr)")
+        #expect(abs((raw.double("y") ?? .nan) - (truth.1 - 8)) < 1e-3)
+
+        // A broken profile on SIGHUP is refused; the running calibration stays.
+        scratch.write("mag.json", profile(offset: (0, 0, 0), matrixDiagonal: -1))
+        service.signal(SIGHUP)
+        usleep(400_000)
+        #expect(service.stderr.contains("mag.json") && service.stderr.contains("parameters.matrix"), "\(service.stderr)")
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+    }
+
+    @Test func aBadProfileAtStartIsExitCodeOne() throws {
+        scratch.write("broken.json", "{\"formatVersion\":1,\"sensor\":\"magnetometer\"}")
+        let p = try ServiceProcess(["--source", "simulated", "--calibration", scratch.file("broken.json"), "--socket", scratch.file("x.sock")],
+                                   scratch: scratch)
+        #expect(p.waitExit() == 1)
+        #expect(p.stderr.contains("calibration: \(scratch.file("broken.json")):"), "\(p.stderr)")
+        let accel = scratch.write("accel.json", profile(offset: (0, 0, 0)).replacingOccurrences(of: "\"magnetometer\"", with: "\"accelerometer\"")
+                                    .replacingOccurrences(of: "\"uT\"", with: "\"m/s^2\"").replacingOccurrences(of: "44.7", with: "9.8"))
+        let q = try ServiceProcess(["--source", "simulated", "--calibration", accel, "--socket", scratch.file("y.sock")], scratch: scratch, name: "accel")
+        #expect(q.waitExit() == 1)
+        #expect(q.stderr.contains("\(accel) holds the accelerometer's profile; give the magnetometer's"), "\(q.stderr)")
+        let missing = try ServiceProcess(["--source", "simulated", "--calibration", scratch.file("none.json"), "--socket", scratch.file("z.sock")],
+                                         scratch: scratch, name: "missing")
+        #expect(missing.waitExit() == 3 && missing.stderr.contains("none.json: cannot be read"), "\(missing.stderr)")
+    }
 }
