@@ -145,6 +145,7 @@ public final class HeadingService {
         while true {
             let now = Clock.monotonic()
             if now >= nextTick { tick(now: now) }
+            gpsd?.tick(now: now) // reconnect attempts follow their own back-off, not the 1 s tick
             var deadline = nextTick
             if nmea.hasConsumers { deadline = min(deadline, nmea.tick(now: now) { hub.withLock { $0.latestHeading(now: now, maximumAge: 1) } }) }
             if let poll = hub.withLock({ $0.earliestPollDeadline }) {
