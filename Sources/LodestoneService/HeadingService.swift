@@ -275,7 +275,7 @@ public final class HeadingService {
                 log.warning("refused a client (\(peer)): \(limit) clients already connected")
                 continue
             }
-            log.info("client connected (\(peer))")
+            log.debug("client connected (\(peer))")
         }
     }
 
@@ -318,7 +318,11 @@ public final class HeadingService {
         }
         for (fd, name, dropped) in gone {
             close(fd)
-            log.info("\(name) disconnected" + (dropped > 0 ? "; \(dropped) line(s) were dropped for it in all (it read too slowly)" : ""))
+            if dropped > 0 {
+                log.info("\(name) disconnected; \(dropped) line(s) were dropped for it in all (it read too slowly)")
+            } else {
+                log.debug("\(name) disconnected")
+            }
         }
     }
 
@@ -400,7 +404,6 @@ public final class HeadingService {
         hub.withLock { s in
             s.stopping = true
             s.broadcast(reason, wall: wall)
-            for c in s.clients where !c.watching { _ = c.flush() }
         }
         runner.wake.signal()
         // Finish what is queued for each client, at most 2 s.

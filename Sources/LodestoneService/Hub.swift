@@ -29,6 +29,8 @@ struct ProcessOutcome {
     /// Someone still wants headings.
     var demand = true
     var stop = false
+    /// ``HubState/sourceGeneration``: a reload asked for another source when it changed.
+    var sourceGeneration = 0
 }
 
 final class HubState {
@@ -114,6 +116,7 @@ final class HubState {
 
     func process(_ sample: SensorSample, wall: Double, now: Double) -> ProcessOutcome {
         var outcome = ProcessOutcome()
+        outcome.sourceGeneration = sourceGeneration
         guard !stopping else {
             outcome.stop = true
             outcome.demand = false

@@ -104,7 +104,7 @@ final class NMEAOutput {
                 continue
             }
             consumers.append(Consumer(fd: fd, peer: peer, isSerial: false))
-            log.info("NMEA client connected (\(peer))")
+            log.debug("NMEA client connected (\(peer))")
         }
     }
 
@@ -131,7 +131,7 @@ final class NMEAOutput {
             log.warning("NMEA serial \(c.peer): \(why); reopening in 5 s")
             serialRetryAt = Clock.monotonic() + 5
         } else {
-            log.info("NMEA client \(c.peer) \(why)")
+            log.debug("NMEA client \(c.peer) \(why)")
         }
     }
 

@@ -134,6 +134,7 @@ final class SampleRunner: @unchecked Sendable {
                 let outcome = hub.withLock { $0.process(s, wall: wall, now: now) }
                 if outcome.wakeLoop { loopWake.signal() }
                 if outcome.stop { return }
+                if outcome.sourceGeneration != generation { break } // reopen first
                 demand = outcome.demand
             }
         }

@@ -433,6 +433,29 @@ func nmeaChecksumOK(_ sentence: String) -> Bool {
         #expect(service.waitExit() == 0)
     }
 
+    @Test func sighupCanSwitchTheSource() throws {
+        let a = scratch.file("a.csv"), b = scratch.file("b.csv")
+        TestLogs.spin(a, start: 10, rate: 0, seconds: 600)
+        TestLogs.spin(b, start: 250, rate: 0, seconds: 600)
+        scratch.write("c.json", #"{"source":{"type":"replay","path":"a.csv","loop":true}}"#)
+        let socket = scratch.file("s.sock")
+        let service = try ServiceProcess(["--config", scratch.file("c.json"), "--socket", socket], scratch: scratch)
+        try #require(ServiceProcess.waitForSocket(socket), "\(service.stderr)")
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true,"headingFilter":0};"# + "\n")
+        #expect(abs(angleDifference(10, c.read(class: "HEADING")?.double("magneticHeading") ?? .nan)) < 0.01)
+        scratch.write("c.json", #"{"source":{"type":"replay","path":"b.csv","loop":true}}"#)
+        service.signal(SIGHUP)
+        let switched = c.read(until: { o in o.className == "HEADING" && abs(angleDifference(250, o.double("magneticHeading") ?? 0)) < 0.01 }, timeout: 5)
+        #expect(switched != nil, "no heading from the new log: \(service.stderr)")
+        c.send("?DEVICES;\n")
+        let devices = c.read(class: "DEVICES")?["devices"] as? [[String: Any]]
+        #expect(devices?.first?.string("path") == b)
+        #expect(c.lines.allSatisfy { ProtocolClient.object($0) != nil })
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+    }
+
     @Test func aBadProfileAtStartIsExitCodeOne() throws {
         scratch.write("broken.json", "{\"formatVersion\":1,\"sensor\":\"magnetometer\"}")
         let p = try ServiceProcess(["--source", "simulated", "--calibration", scratch.file("broken.json"), "--socket", scratch.file("x.sock")],
