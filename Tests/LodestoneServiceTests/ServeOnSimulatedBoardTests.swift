@@ -68,6 +68,9 @@ struct ServeOnSimulatedBoardTests {
             for h in settled {
                 #expect(abs(angleDifference(truth, h)) < 1.5, "heading \(h)° vs truth \(truth)°")
             }
+            if round == 4, let pid = findProcess(containing: ["serve", socket]), let kB = residentKB(pid) {
+                print("measured lodestone serve on a simulated IIO board, 1 client at 100 Hz: RSS \(Int(kB)) kB (\(Lodestone.executable))")
+            }
             c.send(#"?WATCH={"enable":false};"# + "\n")
             _ = c.collect(for: 0.6)
             #expect(bufferEnabled() == ["0", "0"], "round \(round): released after the last watcher left")

@@ -5,7 +5,9 @@ import LodestoneTestSupport
 
 /// The built `lodestone` executable beside the test bundle.
 enum Lodestone {
+    /// `$LODESTONE_EXECUTABLE` (e.g. a release build, to measure it), else the build beside the tests.
     static let executable: String = {
+        if let e = ProcessInfo.processInfo.environment["LODESTONE_EXECUTABLE"], !e.isEmpty { return e }
         var candidates: [String] = []
         let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var dir = bundleDir
@@ -285,6 +287,19 @@ func residentKB(_ pid: Int32) -> Double? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
     for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
         return Double(line.dropFirst(6).filter(\.isNumber))
+    }
+    return nil
+}
+
+/// The pid of the process whose command line contains every one of `parts` (e.g. a service
+/// started inside a namespace by a wrapper), or nil.
+func findProcess(containing parts: [String]) -> Int32? {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+    for e in entries {
+        guard let pid = Int32(e), pid != getpid(),
+              let data = FileManager.default.contents(atPath: "/proc/\(e)/cmdline") else { continue }
+        let args = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        if args.first.map({ $0.hasSuffix("/lodestone") }) == true, parts.allSatisfy(args.contains) { return pid }
     }
     return nil
 }
