@@ -82,7 +82,6 @@ enum CalibrateCommand: Command {
             print(outcome.json(savedTo: saved, note: note))
         } else {
             var lines = CalibrationReport.text(outcome)
-            if let ending = CalibrationReport.endingLine(outcome) { lines.append(ending) }
             lines += outcome.improvements.map { "  to improve: " + $0 }
             lines.append(CalibrationReport.verdictLine(outcome, saved: saved, note: note))
             print(lines.joined(separator: "\n"))

@@ -6,10 +6,11 @@ enum CalibrationReport {
     static func text(_ o: CalibrationOutcome) -> [String] {
         var lines: [String] = []
         let what = o.sensor == .magnetometer ? "Magnetometer" : "Accelerometer"
-        var head = "\(what) calibration from \(o.source): \(o.samplesRead) samples"
+        var head = "\(what) calibration from \(o.source), \(o.samplesRead) samples"
         if let span = o.timeSpan { head += ", t = \(Format.fixed(span.lowerBound, 1))–\(Format.fixed(span.upperBound, 1)) s" }
         if let device = o.device, !device.isAnonymous { head += "; device \(device.summary)" }
         lines.append(head)
+        if let ending = endingLine(o) { lines.append("  " + ending) }
         if o.sensor == .accelerometer {
             let faces = o.facesSeen.map { "\($0.name) \($0.seen ? "✓" : "·")" }.joined(separator: "  ")
             lines.append(row("positions", "\(o.positions.count) still positions in \(o.orientationCount) orientations; up: \(faces)"))

@@ -25,7 +25,7 @@ enum CoverageMapText {
 
     /// The part of the board a body-frame direction points out of, e.g.
     /// `the board's top face (+z)`, or for a direction between two axes
-    /// `the board's bottom face and front edge, halfway (−z +y)`.
+    /// `the board's bottom face/front edge (−z +y)`.
     static func boardPart(_ v: Vector3) -> String {
         let u = v.normalized
         let parts: [(Double, String, String)] = [
@@ -35,13 +35,13 @@ enum CoverageMapText {
         ].sorted { $0.0 > $1.0 }
         let a = parts[0], b = parts[1]
         if a.0 >= 0.85 || b.0 < 0.35 { return "the board's \(a.1) (\(a.2))" }
-        return "the board's \(a.1) and \(b.1), halfway (\(a.2) \(b.2))"
+        return "the board's \(a.1)/\(b.1) (\(a.2) \(b.2))"
     }
 
     /// Where to aim a board part so that the field lies along it.
     static func fieldDirection(dip: Double?) -> String {
-        guard let dip else { return "toward magnetic north and down (up in the southern hemisphere)" }
+        guard let dip else { return "at magnetic north and down (up south of the magnetic equator)" }
         let rounded = Int(abs(dip).rounded())
-        return dip >= 0 ? "toward magnetic north, \(rounded)° below the horizon" : "toward magnetic north, \(rounded)° above the horizon"
+        return "at magnetic north, \(rounded)° \(dip >= 0 ? "down" : "up")"
     }
 }

@@ -25,7 +25,7 @@ enum LiveCalibration {
             """)
         let (ending, seconds) = try pump(&source, session: &session, timeout: timeout)
         var o = session.outcome(ending: ending)
-        o.source = "iio \(options.configuration.uri)"
+        o.source = "IIO \(options.configuration.uri)"
         o.device = SourceDevices(iio: source).magnetometer
         o.seconds = seconds
         return o
@@ -42,7 +42,7 @@ enum LiveCalibration {
             """)
         let (ending, seconds) = try pump(&source, session: &session, timeout: timeout)
         var o = session.outcome(ending: ending)
-        o.source = "iio \(options.configuration.uri)"
+        o.source = "IIO \(options.configuration.uri)"
         o.device = SourceDevices(iio: source).accelerometer
         o.seconds = seconds
         return o
@@ -176,13 +176,14 @@ struct MagnetometerSession: LiveSession {
         let coverage = calibrator.coverage
         lines.append("  coverage  \(Format.fixed(p.coveragePercent, 0)) % of 100 regions (\(coverage.gaps.count) empty; need ≥ \(Format.fixed(t.goodCoveragePercent, 0)) %)")
         if let fit = p.fit, p.rejection == nil {
-            lines.append("  fit       \(fit.model.rawValue) model, fit error \(Format.fixed(fit.fitErrorPercent, 2)) % (need ≤ \(Format.fixed(t.goodFitErrorPercent, 1)) %), residual \(Format.fixed(fit.residualRMS, 2)) µT RMS, grade \(fit.grade.rawValue)")
-            var field = "  field     |B| \(Format.fixed(fit.fittedMagnitude, 1)) µT fitted"
+            lines.append("  fit       \(fit.model.rawValue) model, fit error \(Format.fixed(fit.fitErrorPercent, 2)) % (need ≤ \(Format.fixed(t.goodFitErrorPercent, 1)) %), grade \(fit.grade.rawValue)")
+            var field = "  field     |B| \(Format.fixed(fit.fittedMagnitude, 1)) µT"
             if let e = expected {
-                field += "; model F \(Format.fixed(e.totalIntensity, 1)) µT, ratio \(Format.fixed(fit.fittedMagnitude / e.totalIntensity, 3))"
+                field += ", model F \(Format.fixed(e.totalIntensity, 1)) µT (ratio \(Format.fixed(fit.fittedMagnitude / e.totalIntensity, 3)))"
             } else {
-                field += "; no position given, so no model F to compare with"
+                field += " (no --lat/--lon: no model F)"
             }
+            field += "; residual \(Format.fixed(fit.residualRMS, 2)) µT RMS"
             lines.append(field)
         } else {
             lines.append("  fit       not yet: \(p.rejection?.description ?? "waiting for samples")")
