@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "LodestoneGeomagnetism", targets: ["LodestoneGeomagnetism"]),
         .library(name: "LodestoneCalibration", targets: ["LodestoneCalibration"]),
         .library(name: "LodestoneCalibrationStore", targets: ["LodestoneCalibrationStore"]),
+        .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
     ],
     targets: [
@@ -29,6 +30,8 @@ let package = Package(
         .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore"]),
         // Edge: calibration profile files (atomic writes, reading with checks, per-device names).
         .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration"]),
+        // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
+        .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
@@ -76,6 +79,7 @@ let package = Package(
             dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
         ),
         .testTarget(name: "LodestoneCalibrationStoreTests", dependencies: ["LodestoneCalibrationStore", "LodestoneCalibration", "LodestoneCore"]),
+        .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -96,6 +96,9 @@ import Testing
 
     /// BROAD attached-magnet trials: calibrate on the magnet window (t = 45–95 s),
     /// then score headings there before and after (BROAD's metric, `evaluate`).
+    /// Asserted in compass mode (`--fusion ecompass`), which shows the calibration's
+    /// own effect; gyro fusion, which rejects the magnet's disturbance by itself, is
+    /// measured and printed too.
     @Test(.enabled(if: available(broad("32_disturbed_attached_magnet_1cm")), "skipped: needs ../shared/data/broad"),
           arguments: ["32_disturbed_attached_magnet_1cm", "34_disturbed_attached_magnet_3cm", "36_disturbed_attached_magnet_5cm"])
     func broadAttachedMagnet(trial: String) throws {
@@ -111,21 +114,22 @@ import Testing
         let profile = scratch.path("\(trial).json")
         let o = try calibrate(["--from", whole, "--window", "45:95", "--lat", "52.512", "--lon", "13.327", "--year", "2025.0",
                                "--force", "-o", profile])
-        func rmse(_ file: String, _ calibration: String) throws -> Double {
-            let r = try CommandRunner.run(["evaluate", file, "--json", "--calibration", calibration])
+        func rmse(_ file: String, _ calibration: String, fusion: String = "ecompass") throws -> Double {
+            let r = try CommandRunner.run(["evaluate", file, "--json", "--fusion", fusion, "--calibration", calibration])
             return r.objects.first?["headingRMSE"] as? Double ?? .nan
         }
         let before = try rmse(window, "none"), after = try rmse(window, profile)
         let wholeBefore = try rmse(whole, "none"), wholeAfter = try rmse(whole, profile)
-        print("measured BROAD \(trial): fit \(o["fit"] ?? "rejected"), dip \(o["dip"] ?? "–"); heading RMSE in the magnet window \(before)° → \(after)°, whole trial \(wholeBefore)° → \(wholeAfter)°")
+        let fusedBefore = try rmse(window, "none", fusion: "ahrs"), fusedAfter = try rmse(window, profile, fusion: "ahrs")
+        print("measured BROAD \(trial): fit \(o["fit"] ?? "rejected"), dip \(o["dip"] ?? "–"); heading RMSE (ecompass) in the magnet window \(before)° → \(after)°, whole trial \(wholeBefore)° → \(wholeAfter)°; with gyro fusion in the magnet window \(fusedBefore)° → \(fusedAfter)°")
         #expect(o["saved"] as? String == profile)
         switch trial.prefix(2) {
         case "32":
             #expect(Self.close(Self.offset(o), [-9, -1, 57], within: 3))   // README's own fit
-            #expect(after < before / 3)
+            #expect(after < before / 2)
         case "34":
             #expect(Self.close(Self.offset(o), [-2, 1, 14], within: 3))
-            #expect(after < before * 0.7)
+            #expect(after < before * 0.9)
         default:
             // A 6 µT offset: little to gain, and nothing may be lost.
             #expect(Self.close(Self.offset(o), [0, 0, -6], within: 3))

@@ -62,7 +62,7 @@ import Testing
         let path = scratch.file("north.csv", "\(header)\n0,0,0,9.81,0,20,-40\n")
         let r = try CommandRunner.run(["replay", path, "--lat", "-80", "--lon", "240", "--year", "2025.0"])
         #expect(r.status == 0, "\(r.stderr)")
-        let h = try #require(r.objects.first)
+        let h = try #require(r.headings.first)
         let d = try #require(h["declination"] as? Double)
         #expect(abs(d - 68.78) < 0.005) // NOAA's test value, printed to 0.01°
         let magnetic = try #require(h["magneticHeading"] as? Double)
@@ -72,7 +72,7 @@ import Testing
 
     @Test func withoutPositionTrueHeadingIsNull() throws {
         let path = scratch.file("n.csv", "\(header)\n0,0,0,9.81,0,20,-40\n")
-        let h = try #require(try CommandRunner.run(["replay", path]).objects.first)
+        let h = try #require(try CommandRunner.run(["replay", path]).headings.first)
         #expect(h["trueHeading"] is NSNull)
         #expect(h["declination"] == nil)
     }
@@ -80,10 +80,11 @@ import Testing
     @Test func blackoutGivesAnEventAndNullTrueHeading() throws {
         let path = scratch.file("pole.csv", "\(header)\n0,0,0,9.81,0,20,-40\n")
         let r = try CommandRunner.run(["replay", path, "--lat", "86.5", "--lon", "-160", "--year", "2026.5"])
-        let event = try #require(r.objects.first)
+        let event = try #require(r.events.first { $0["event"] as? String == "trueHeadingUnavailable" })
         #expect(event["event"] as? String == "trueHeadingUnavailable")
-        #expect((event["reason"] as? String)?.contains("blackout") == true)
-        let heading = try #require(r.objects.last)
+        #expect(event["reason"] as? String == "blackoutZone")
+        #expect((event["detail"] as? String)?.contains("2000 nT") == true)
+        let heading = try #require(r.headings.last)
         #expect(heading["trueHeading"] is NSNull)
         #expect(heading["declination"] is Double)
     }
@@ -97,9 +98,9 @@ import Testing
             0,0,0,9.81,0,20,-40
 
             """)
-        let fromLog = try #require(try CommandRunner.run(["replay", path, "--lat", "52.5", "--lon", "13.3"]).objects.first)
-        let fromFlag = try #require(try CommandRunner.run(["replay", path, "--lat", "52.5", "--lon", "13.3", "--date", "2027-07-02"]).objects.first)
-        let other = try #require(try CommandRunner.run(["replay", path, "--lat", "52.5", "--lon", "13.3", "--date", "2025-01-01"]).objects.first)
+        let fromLog = try #require(try CommandRunner.run(["replay", path, "--lat", "52.5", "--lon", "13.3"]).headings.first)
+        let fromFlag = try #require(try CommandRunner.run(["replay", path, "--lat", "52.5", "--lon", "13.3", "--date", "2027-07-02"]).headings.first)
+        let other = try #require(try CommandRunner.run(["replay", path, "--lat", "52.5", "--lon", "13.3", "--date", "2025-01-01"]).headings.first)
         let d1 = try #require(fromLog["declination"] as? Double), d2 = try #require(fromFlag["declination"] as? Double)
         #expect(abs(d1 - d2) < 0.001) // half a day apart
         #expect(abs(d1 - (other["declination"] as? Double ?? 0)) > 0.2) // ~0.13°/yr × 2.5 yr

@@ -59,7 +59,7 @@ final class TemporaryDirectory {
         // PID 1 always runs; its temporary is not ours to remove.
         let alive = dir.path + "/.p.json.tmp-1"
         let otherTarget = dir.path + "/.q.json.tmp-99999999"
-        for f in [dead, alive, otherTarget] { FileManager.default.createFile(atPath: f, contents: Data("half".utf8)) }
+        for f in [dead, alive, otherTarget] { #expect(FileManager.default.createFile(atPath: f, contents: Data("half".utf8))) }
         try AtomicFile.write(Array("{}\n".utf8), to: dir.path + "/p.json")
         #expect(dir.contents() == [".p.json.tmp-1", ".q.json.tmp-99999999", "p.json"])
     }

@@ -29,7 +29,7 @@ struct CalibrationOutcome {
     var fit: CalibrationFit?
     var rejection: CalibrationRejection?
     /// Magnetometer: the model field at the place, when a position was given.
-    var expected: ExpectedField?
+    var expected: ModelField?
     /// Accelerometer: the gravity the fit was scaled to, and where it came from.
     var gravity: (value: Double, origin: String)?
     /// Magnetometer: dip measured through the fit.

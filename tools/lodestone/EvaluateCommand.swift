@@ -20,7 +20,9 @@ enum EvaluateCommand: Command {
         quaternion q_err = q_est ⊗ q_ref⁻¹ and the heading error 2·atan(|z/w|), which
         does not depend on the forward axis. Printed per file: RMSE over the scored
         samples, and the fraction of them whose error lies within ±headingAccuracy
-        (coverage; an honest accuracy covers about two thirds or more).
+        (coverage; an honest accuracy covers about two thirds or more). Samples whose
+        accuracy is invalid (−1: the heading must not be used) count as not covered; the
+        share of them, and the coverage among valid samples, are printed too.
         tools/broad-to-csv.py converts BROAD's HDF5 trials to this format.
         """
     static let options: [CommandLineArguments.Option] = PipelineOptions.options + [
@@ -35,6 +37,9 @@ enum EvaluateCommand: Command {
         var invalid = 0
         var rmse: Double { scored > 0 ? (sumSquares / Double(scored)).squareRoot() : .nan }
         var coverage: Double { scored > 0 ? Double(covered) / Double(scored) : .nan }
+        /// Coverage among the samples whose accuracy was valid (not −1).
+        var validCoverage: Double { scored > invalid ? Double(covered) / Double(scored - invalid) : .nan }
+        var invalidShare: Double { scored > 0 ? Double(invalid) / Double(scored) : .nan }
     }
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
@@ -55,6 +60,7 @@ enum EvaluateCommand: Command {
                 j.number("headingRMSE", r.rmse, decimals: 3)
                 j.number("accuracyCoverage", r.coverage, decimals: 4)
                 j.integer("invalid", r.invalid)
+                j.number("validCoverage", r.validCoverage, decimals: 4)
                 j.endObject()
             }
             j.beginObject()
@@ -65,12 +71,14 @@ enum EvaluateCommand: Command {
             print(j.text, terminator: "")
         } else {
             let width = max(12, results.map { basename($0.file).count }.max() ?? 0) + 2
-            print("file".padding(toLength: width, withPad: " ", startingAt: 0) + "scored   heading RMSE   within ±accuracy")
+            print("file".padding(toLength: width, withPad: " ", startingAt: 0) + "scored   heading RMSE   within ±accuracy   invalid   within, of valid")
             for r in results {
                 print(basename(r.file).padding(toLength: width, withPad: " ", startingAt: 0)
                       + String(r.scored).padding(toLength: 9, withPad: " ", startingAt: 0)
                       + (fixed(r.rmse, 2) + "°").padding(toLength: 15, withPad: " ", startingAt: 0)
-                      + fixed(r.coverage * 100, 1) + "%")
+                      + (fixed(r.coverage * 100, 1) + "%").padding(toLength: 19, withPad: " ", startingAt: 0)
+                      + (fixed(r.invalidShare * 100, 1) + "%").padding(toLength: 10, withPad: " ", startingAt: 0)
+                      + fixed(r.validCoverage * 100, 1) + "%")
             }
             if results.count > 1 {
                 print("mean".padding(toLength: width + 9, withPad: " ", startingAt: 0)

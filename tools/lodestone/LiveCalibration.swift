@@ -16,7 +16,7 @@ enum LiveCalibration {
     static func magnetometer(_ options: LiveSourceOptions, position: PositionOptions, timeout: Double,
                              view: ProgressView) throws -> CalibrationOutcome {
         var source = try open(options.configuration, view: view)
-        let expected = try ExpectedField(position, unixTime: WallClock.now())
+        let expected = try ModelField(position, unixTime: WallClock.now())
         var session = MagnetometerSession(expected: expected, timeout: timeout, view: view)
         view.note("""
             Turn the board slowly through every orientation: each face up and down, at many headings,
@@ -135,7 +135,7 @@ struct MagnetometerSession: LiveSession {
     static let settledOffsetChange = 0.01
 
     let view: ProgressView
-    let expected: ExpectedField?
+    let expected: ModelField?
     let timeout: Double
     var calibrator: MagnetometerCalibrator
     /// (raw field, acceleration) pairs for the dip and the plot.
@@ -143,7 +143,7 @@ struct MagnetometerSession: LiveSession {
     var goodInARow = 0
     var previousOffset: Vector3?
 
-    init(expected: ExpectedField?, timeout: Double, view: ProgressView) {
+    init(expected: ModelField?, timeout: Double, view: ProgressView) {
         self.view = view
         self.expected = expected
         self.timeout = timeout

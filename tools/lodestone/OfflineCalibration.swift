@@ -39,7 +39,7 @@ enum OfflineCalibration {
 
     static func magnetometer(path: String, window: ClosedRange<Double>?, position: PositionOptions) throws -> CalibrationOutcome {
         let r = try read(path, window: window, capacity: magnetometerCapacity)
-        let expected = try ExpectedField(position, unixTime: r.start ?? WallClock.now())
+        let expected = try ModelField(position, unixTime: r.start ?? WallClock.now())
         let fields = r.samples.map(\.magneticField)
         var o = CalibrationOutcome(sensor: .magnetometer, source: "log \(path)", device: r.devices.magnetometer,
                                    samplesRead: r.read, timeSpan: r.span, expected: expected, plotPoints: fields, ending: .endOfLog)
@@ -75,6 +75,6 @@ enum OfflineCalibration {
     /// Normal gravity at the position, else standard gravity.
     static func gravity(_ position: PositionOptions) -> (value: Double, origin: String) {
         guard let lat = position.latitude else { return (9.80665, "standard gravity; give --lat for local normal gravity") }
-        return (ExpectedField.normalGravity(latitude: lat, height: position.height), "WGS 84 normal gravity at \(Format.fixed(lat, 2))°")
+        return (ModelField.normalGravity(latitude: lat, height: position.height), "WGS 84 normal gravity at \(Format.fixed(lat, 2))°")
     }
 }

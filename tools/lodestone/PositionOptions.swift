@@ -77,9 +77,16 @@ struct TrueNorth {
         cache = DeclinationCache(model: options.model, allowExtrapolation: options.allowExtrapolation)
     }
 
-    /// Updates `pipeline.declination` for a sample at `time` (log seconds);
-    /// returns events to print, as (name, reason).
-    mutating func update(_ pipeline: inout HeadingPipeline, time: Double) throws -> [(String, String)] {
+    /// An event for the stream: name, short reason code, and a sentence.
+    struct Event {
+        let name: String
+        let reason: String
+        let detail: String
+    }
+
+    /// Updates `pipeline.declination` and its expected field for a sample at
+    /// `time` (log seconds); returns events to print.
+    mutating func update(_ pipeline: inout HeadingPipeline, time: Double) throws -> [Event] {
         guard let lat = options.latitude, let lon = options.longitude else { return [] }
         let unixTime = options.fixedTime ?? (clockStart + time)
         let before = cache.evaluations
@@ -89,20 +96,24 @@ struct TrueNorth {
             throw CommandFailure(.badInput, "\(error) (the date comes from \(options.fixedTime == nil ? "the log's start time or today" : "--date/--year"))")
         }
         guard cache.evaluations != before, let e = cache.elements else { return [] }
-        var events: [(String, String)] = []
+        pipeline.setExpectedField(ExpectedField(strength: e.totalIntensity / 1000, dip: e.inclination))
+        var events: [Event] = []
         if e.isExtrapolated, !reportedExtrapolation {
             reportedExtrapolation = true
-            events.append(("modelExtrapolated", "\(options.model.name) is used outside its validity (date \(e.decimalYear), height \(options.height) m): declination is degraded"))
+            events.append(Event(name: "modelExtrapolated", reason: "outsideValidity",
+                                detail: "\(options.model.name) is used outside its validity (date \(e.decimalYear), height \(options.height) m): declination is degraded"))
         }
         if e.zone != lastZone {
             let h = Int(e.horizontalIntensity.rounded())
             switch e.zone {
             case .blackout:
-                events.append(("trueHeadingUnavailable", "blackout zone near the magnetic pole: H = \(h) nT < 2000 nT; the compass is unreliable and trueHeading is null"))
+                events.append(Event(name: "trueHeadingUnavailable", reason: "blackoutZone",
+                                    detail: "near the magnetic pole H = \(h) nT < 2000 nT: the compass is unreliable and trueHeading is null"))
             case .caution:
-                events.append(("trueHeadingDegraded", "caution zone near the magnetic pole: H = \(h) nT < 6000 nT; declination uncertainty \(e.declinationUncertainty)°"))
+                events.append(Event(name: "trueHeadingDegraded", reason: "cautionZone",
+                                    detail: "near the magnetic pole H = \(h) nT < 6000 nT; declination uncertainty \(e.declinationUncertainty)°"))
             case .normal where lastZone != nil:
-                events.append(("trueHeadingAvailable", "left the magnetic pole zone: H = \(h) nT"))
+                events.append(Event(name: "trueHeadingAvailable", reason: "normalZone", detail: "left the magnetic pole zone: H = \(h) nT"))
             case .normal:
                 break
             }

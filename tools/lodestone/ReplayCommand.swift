@@ -61,11 +61,15 @@ enum ReplayCommand: Command {
         do {
             while let sample = try source.nextSample() {
                 if trueNorth != nil {
-                    for (event, reason) in try trueNorth!.update(&pipeline, time: sample.time) {
-                        json.appendEvent(event, reason: reason, timestamp: sample.time)
+                    for e in try trueNorth!.update(&pipeline, time: sample.time) {
+                        json.appendEvent(e.name, reason: e.reason, detail: e.detail, timestamp: sample.time)
                     }
                 }
-                guard let heading = pipeline.process(sample) else { continue }
+                let heading = pipeline.process(sample)
+                if pipeline.hasEvents {
+                    for e in pipeline.takeEvents() { json.appendEvent(e, timestamp: sample.time) }
+                }
+                guard let heading else { continue }
                 json.appendHeading(heading, wallClockStart: start)
                 if json.bytes.count >= 1 << 15 {
                     output.write(json.bytes)

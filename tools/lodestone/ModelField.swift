@@ -6,7 +6,7 @@ import LodestoneGeomagnetism
 
 /// The Earth's field a magnetometer should see at the given place and date,
 /// from the bundled model: what a calibration is scaled to and compared with.
-struct ExpectedField {
+struct ModelField {
     /// Total intensity F, µT.
     var totalIntensity: Double
     /// Inclination (dip), degrees, positive down.
