@@ -153,6 +153,22 @@ import Testing
         #expect(XMLParser(data: Data(text.utf8)).parse())
     }
 
+    /// A profile or plot that cannot be written: the report (with offset and matrix)
+    /// is still printed, the failure named, exit code 3; a failed plot does not lose the profile.
+    @Test func unwritableOutputsStillShowTheResult() throws {
+        let log = scratch.path("t.lslog")
+        try F.simulate(log, ["--scenario", "tumble"])
+        let noDir = scratch.path("no-such-dir/p.json")
+        let r = try CommandRunner.run(["calibrate", "--from", log, "-o", noDir])
+        #expect(r.status == 3)
+        #expect(r.stdout.contains("offset") && r.stdout.contains("matrix"), "\(r.stdout)")
+        #expect(r.stdout.contains("NOT SAVED: \(noDir): cannot write"), "\(r.stdout)")
+        let plot = try CommandRunner.run(["calibrate", "--from", log, "-o", scratch.path("p.json"), "--plot", scratch.path("nope/r.svg")])
+        #expect(plot.status == 3)
+        #expect(plot.stderr.contains("--plot: \(scratch.path("nope/r.svg")): cannot write"), "\(plot.stderr)")
+        #expect(FileManager.default.fileExists(atPath: scratch.path("p.json")))
+    }
+
     @Test func usageMistakes() throws {
         let log = scratch.path("t.csv")
         try F.simulate(log, ["--scenario", "tumble", "--format", "csv", "--duration", "5"])

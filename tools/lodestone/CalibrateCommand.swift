@@ -36,8 +36,10 @@ enum CalibrateCommand: Command {
         positions (each face up, ~2 s each; live or from a log), scaled to standard
         gravity, or to normal gravity at --lat.
 
-        Exit codes: 0 saved (or a good fit of an anonymous log without -o), 1 rejected or
-        poor, 2 usage, 3 device or file not accessible, 4 sensor failure, 130 Ctrl-C.
+        Exit codes: 0 saved (or fitted from a log that names no device, without -o),
+        1 rejected or poor, 2 usage, 3 device or file not accessible (a profile or plot
+        that cannot be written included: the report is printed first), 4 sensor failure,
+        130 Ctrl-C.
         """
     static let options: [CommandLineArguments.Option] = [
         .value("from", "LOG", "Calibrate from a recorded log instead of a live sensor ('-' = standard input)."),
@@ -76,8 +78,17 @@ enum CalibrateCommand: Command {
                 : try LiveCalibration.accelerometer(live, position: position, timeout: timeout ?? 120, view: view)
         }
 
-        if let plot = arguments.string("plot") { try writePlot(outcome, to: plot) }
-        let (saved, note, exitCode) = try save(outcome, output: arguments.string("output"), force: arguments.flag("force"))
+        // Save first: a plot that cannot be written must not lose the calibration.
+        var (saved, note, exitCode) = save(outcome, output: arguments.string("output"), force: arguments.flag("force"))
+        var plotFailure: String?
+        if let plot = arguments.string("plot") {
+            do {
+                try writePlot(outcome, to: plot)
+            } catch {
+                plotFailure = error.description
+                if exitCode == .success { exitCode = .inaccessible }
+            }
+        }
         if arguments.flag("json") {
             print(outcome.json(savedTo: saved, note: note))
         } else {
@@ -86,11 +97,14 @@ enum CalibrateCommand: Command {
             lines.append(CalibrationReport.verdictLine(outcome, saved: saved, note: note))
             print(lines.joined(separator: "\n"))
         }
+        if let plotFailure { Console.error("--plot: \(plotFailure)") }
         return exitCode
     }
 
-    /// Saves the profile when the verdict allows; returns where, or why not, and the exit code.
-    static func save(_ o: CalibrationOutcome, output: String?, force: Bool) throws -> (String?, String?, ExitCode) {
+    /// Saves the profile when the verdict allows; returns where, or why not, and
+    /// the exit code. A failed write is reported, not thrown, so the report (with
+    /// the offset and matrix) is still printed.
+    static func save(_ o: CalibrationOutcome, output: String?, force: Bool) -> (String?, String?, ExitCode) {
         if o.ending == .interrupted { return (nil, "interrupted: nothing saved", .interrupted) }
         guard let fit = o.fit else { return (nil, "nothing saved: the fit was rejected", .badInput) }
         if fit.grade == .poor && !force {
@@ -102,7 +116,11 @@ enum CalibrateCommand: Command {
         }
         let profile = CalibrationProfile(sensor: o.sensor, device: device,
                                          created: ISO8601Timestamp.string(unixTime: WallClock.now()), fit: fit, dip: o.dip)
-        try CalibrationProfileStore.save(profile, to: path, options: writeOptions())
+        do {
+            try CalibrationProfileStore.save(profile, to: path, options: writeOptions())
+        } catch {
+            return (nil, "NOT SAVED: \(error.description)", error.isAccessProblem ? .inaccessible : .badInput)
+        }
         return (path, nil, .success)
     }
 
@@ -114,7 +132,7 @@ enum CalibrateCommand: Command {
         return AtomicFile.Options(chunkSize: 16, pauseBetweenChunks: pause)
     }
 
-    static func writePlot(_ o: CalibrationOutcome, to path: String) throws {
+    static func writePlot(_ o: CalibrationOutcome, to path: String) throws(AtomicFileError) {
         let title = (o.sensor == .magnetometer ? "Magnetometer" : "Accelerometer") + " calibration — " + o.source
         var notes = ["Verdict: \(o.verdict.rawValue)"]
         if let r = o.rejection { notes.append("Rejected: \(r.description)") }
@@ -127,11 +145,7 @@ enum CalibrateCommand: Command {
         if let d = o.dip { notes.append("Dip measured \(Format.fixed(d, 1))°") }
         if o.sensor == .accelerometer { notes.append("\(o.positions.count) still positions") }
         let svg = CalibrationReportSVG.render(raw: o.plotPoints, fit: o.fit, title: title, unit: o.unit, notes: notes)
-        do {
-            try AtomicFile.write(Array(svg.utf8), to: path)
-        } catch {
-            throw CommandFailure(.inaccessible, error.description)
-        }
+        try AtomicFile.write(Array(svg.utf8), to: path)
     }
 
     static func sensorKind(_ text: String?) throws(UsageError) -> CalibrationProfile.SensorKind {
