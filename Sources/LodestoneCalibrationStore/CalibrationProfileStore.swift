@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
+import FoundationEssentials
 import LodestoneCalibration
 
 /// Calibration profiles on disk: reading with checks, atomic writing, and the

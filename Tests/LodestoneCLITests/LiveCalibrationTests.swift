@@ -13,7 +13,10 @@ struct LiveCalibrationTests {
     let scratch = Scratch()
 
     /// Runs `lodestone ARGS` inside the board's namespace while `turn` moves the board.
-    func run(_ board: SimulatedBoard, _ arguments: [String], turn: @escaping @Sendable (Double) -> Quaternion?) throws -> CommandRunner.Result {
+    /// With `interruptAfter`, SIGINT goes to `lodestone` after that many seconds: it
+    /// is the forked child of the `unshare` process this test starts (found by PID).
+    func run(_ board: SimulatedBoard, _ arguments: [String], interruptAfter: Double? = nil,
+             turn: @escaping @Sendable (Double) -> Quaternion?) throws -> CommandRunner.Result {
         try #require(Self.problem == nil, "namespace tests cannot run: \(Self.problem ?? "")")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -31,6 +34,15 @@ struct LiveCalibrationTests {
             }
         }
         mover.start()
+        if let interruptAfter {
+            let pid = p.processIdentifier
+            let interrupter = Thread {
+                usleep(useconds_t(interruptAfter * 1e6))
+                let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+                for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGINT) }
+            }
+            interrupter.start()
+        }
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
         group.enter()
@@ -92,6 +104,22 @@ struct LiveCalibrationTests {
         #expect(r.stdout.contains("stopped after"), "\(r.stdout)")
         #expect(r.stdout.contains("timeout"))
         #expect(r.stdout.contains("verdict: REJECTED"))
+        #expect(!FileManager.default.fileExists(atPath: profile))
+    }
+
+    /// Ctrl-C stops collecting, prints the verdict of what was collected, saves nothing, exit 130.
+    @Test func ctrlCAbortsWithoutSaving() throws {
+        let board = try SimulatedBoard(layout: .hmc5883lMPU6050, hardIron: Vector3(25, -12, 30))
+        defer { board.remove() }
+        board.start()
+        let profile = scratch.path("interrupted.json")
+        let r = try run(board, ["calibrate", "--uri", "local:", "--rate", "100", "--timeout", "60", "-o", profile],
+                        interruptAfter: 4) { t in
+            Quaternion(axis: .unitZ, angle: 0.8 * t) * Quaternion(axis: .unitX, angle: 2.3 * t)
+        }
+        #expect(r.status == 130, "exit \(r.status): \(r.stdout)\n\(r.stderr.suffix(800))")
+        #expect(r.stdout.contains("interrupted (Ctrl-C)"), "\(r.stdout)")
+        #expect(r.stdout.contains("interrupted: nothing saved"))
         #expect(!FileManager.default.fileExists(atPath: profile))
     }
 

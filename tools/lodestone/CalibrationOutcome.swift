@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import LodestoneCalibration
 import LodestoneCore
+import LodestoneLogs
 
 /// What one calibration run produced, and what it means for the user.
 struct CalibrationOutcome {
@@ -90,58 +91,62 @@ struct CalibrationOutcome {
 
     /// Everything as one JSON object (`--json`).
     func json(savedTo saved: String?, note: String?) -> String {
-        var o: [String: Any] = [
-            "sensor": sensor.rawValue,
-            "source": source,
-            "samples": samplesRead,
-            "verdict": verdict.rawValue,
-            "ending": ending.rawValue,
-            "unit": sensor.unit,
+        func number(_ v: Double?) -> JSONValue { v.map { $0.isFinite ? .number($0) : .null } ?? .null }
+        func vector(_ v: Vector3) -> JSONValue { .array([number(v.x), number(v.y), number(v.z)]) }
+        var o: [String: JSONValue] = [
+            "sensor": .string(sensor.rawValue),
+            "source": .string(source),
+            "samples": .number(Double(samplesRead)),
+            "verdict": .string(verdict.rawValue),
+            "ending": .string(ending.rawValue),
+            "unit": .string(sensor.unit),
+            "saved": saved.map(JSONValue.string) ?? .null,
         ]
-        o["saved"] = saved ?? NSNull()
-        if let note { o["note"] = note }
+        if let note { o["note"] = .string(note) }
         if let device, !device.isAnonymous {
-            var d: [String: Any] = [:]
-            d["driver"] = device.driver
-            d["name"] = device.name
-            d["uri"] = device.uri
-            d["serial"] = device.serial
-            o["device"] = d
+            var d: [String: JSONValue] = [:]
+            for (key, value) in [("driver", device.driver), ("name", device.name), ("uri", device.uri), ("serial", device.serial)] {
+                if let value { d[key] = .string(value) }
+            }
+            o["device"] = .object(d)
         }
-        if let timeSpan { o["timeSpan"] = [timeSpan.lowerBound, timeSpan.upperBound] }
-        if let seconds { o["seconds"] = seconds }
-        if let rejection { o["rejection"] = rejection.description }
+        if let timeSpan { o["timeSpan"] = .array([number(timeSpan.lowerBound), number(timeSpan.upperBound)]) }
+        if let seconds { o["seconds"] = number(seconds) }
+        if let rejection { o["rejection"] = .string(rejection.description) }
         if let expected {
-            o["model"] = ["name": expected.modelName, "decimalYear": expected.decimalYear,
-                          "totalIntensity": expected.totalIntensity, "inclination": expected.inclination,
-                          "extrapolated": expected.isExtrapolated]
+            o["model"] = .object(["name": .string(expected.modelName), "decimalYear": number(expected.decimalYear),
+                                  "totalIntensity": number(expected.totalIntensity), "inclination": number(expected.inclination),
+                                  "extrapolated": .bool(expected.isExtrapolated)])
         }
-        if let gravity { o["gravity"] = ["value": gravity.value, "origin": gravity.origin] }
-        if let dip { o["dip"] = dip }
+        if let gravity { o["gravity"] = .object(["value": number(gravity.value), "origin": .string(gravity.origin)]) }
+        if let dip { o["dip"] = number(dip) }
         if sensor == .accelerometer {
-            o["positions"] = positions.map { ["start": $0.startTime, "end": $0.endTime,
-                                              "mean": [$0.meanAcceleration.x, $0.meanAcceleration.y, $0.meanAcceleration.z]] }
+            o["positions"] = .array(positions.map {
+                .object(["start": number($0.startTime), "end": number($0.endTime), "mean": vector($0.meanAcceleration)])
+            })
         }
         if let fit {
-            o["fit"] = [
-                "model": fit.model.rawValue,
-                "grade": fit.grade.rawValue,
-                "fitErrorPercent": fit.fitErrorPercent,
-                "residualRMS": fit.residualRMS,
-                "maximumResidual": fit.residuals.maximumResidual,
-                "outlierCount": fit.residuals.outlierCount,
-                "fittedMagnitude": fit.fittedMagnitude,
-                "correctedMagnitude": fit.correctedMagnitude,
-                "magnitudeRatio": fit.magnitudeRatio ?? NSNull(),
-                "coveragePercent": fit.coveragePercent,
-                "emptyRegions": fit.coverage.gaps.count,
-                "sampleCount": fit.sampleCount,
-                "offset": [fit.offset.x, fit.offset.y, fit.offset.z],
-                "matrix": [fit.matrix.row0, fit.matrix.row1, fit.matrix.row2].map { [$0.x, $0.y, $0.z] },
-            ] as [String: Any]
-            o["improvements"] = improvements
+            o["fit"] = .object([
+                "model": .string(fit.model.rawValue),
+                "grade": .string(fit.grade.rawValue),
+                "fitErrorPercent": number(fit.fitErrorPercent),
+                "residualRMS": number(fit.residualRMS),
+                "maximumResidual": number(fit.residuals.maximumResidual),
+                "outlierCount": .number(Double(fit.residuals.outlierCount)),
+                "fittedMagnitude": number(fit.fittedMagnitude),
+                "correctedMagnitude": number(fit.correctedMagnitude),
+                "magnitudeRatio": number(fit.magnitudeRatio),
+                "coveragePercent": number(fit.coveragePercent),
+                "emptyRegions": .number(Double(fit.coverage.gaps.count)),
+                "sampleCount": .number(Double(fit.sampleCount)),
+                "offset": vector(fit.offset),
+                "matrix": .array([vector(fit.matrix.row0), vector(fit.matrix.row1), vector(fit.matrix.row2)]),
+            ])
+            o["improvements"] = .array(improvements.map(JSONValue.string))
         }
-        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(JSONValue.object(o))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }
