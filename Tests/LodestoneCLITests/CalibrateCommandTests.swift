@@ -99,6 +99,16 @@ import Testing
         #expect(try F.profile(scratch.path("rings.json"))["quality"].flatMap { ($0 as? [String: Any])?["grade"] as? String } == "poor")
     }
 
+    /// A fit whose field is implausible (here 150 µT: wrong units, a magnet) is rejected with the reason.
+    @Test func implausibleFitsAreRejectedWithTheReason() throws {
+        let strong = scratch.path("strong.csv")
+        try F.simulate(strong, ["--scenario", "tumble", "--format", "csv", "--field", "150,60"])
+        let r = try CommandRunner.run(["calibrate", "--from", strong, "-o", scratch.path("s.json")])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("rejected    fitted magnitude 1") && r.stdout.contains("µT is outside the plausible 10–100 µT"), "\(r.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("s.json")))
+    }
+
     /// A native log that names its device: the profile goes to calibration/<driver>-<name>-magnetometer.json,
     /// and replay of a log from that device picks it up by itself.
     @Test func deviceProfilesAreNamedAndFoundAutomatically() throws {

@@ -138,7 +138,7 @@ enum CalibrateCommand: Command {
         if let r = o.rejection { notes.append("Rejected: \(r.description)") }
         if let e = o.expected {
             notes.append("Model F \(Format.fixed(e.totalIntensity, 2)) µT, inclination \(Format.fixed(e.inclination, 1))° (\(e.modelName), \(Format.fixed(e.decimalYear, 2)))")
-        } else if o.sensor == .magnetometer {
+        } else if o.sensor == .magnetometer, o.fit != nil {
             notes.append("No position: scale normalised (det 1), no model F")
         }
         if let g = o.gravity { notes.append("Gravity \(Format.fixed(g.value, 4)) m/s² (\(g.origin))") }
