@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LodestoneIIO", targets: ["LodestoneIIO"]),
         .library(name: "LodestoneGeomagnetism", targets: ["LodestoneGeomagnetism"]),
         .library(name: "LodestoneCalibration", targets: ["LodestoneCalibration"]),
+        .library(name: "LodestoneCalibrationStore", targets: ["LodestoneCalibrationStore"]),
         .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .library(name: "LodestoneService", targets: ["LodestoneService"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
@@ -28,11 +29,14 @@ let package = Package(
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
         .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore"]),
+        // Edge: calibration profile files (atomic writes, reading with checks, per-device names).
+        .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration"]),
         // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
         .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
+                           "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO",
                            "LodestoneSteering", "LodestoneService"],
             path: "tools/lodestone"
         ),
@@ -49,7 +53,7 @@ let package = Package(
         .target(
             name: "LodestoneService",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
-                           "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration"]
+                           "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore"]
         ),
         // Edge: fake sysfs trees of real boards, fed from a known attitude (tests, demo).
         .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
@@ -66,7 +70,10 @@ let package = Package(
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation"]),
         // Runs the built `lodestone` executable end to end.
-        .testTarget(name: "LodestoneCLITests", dependencies: ["lodestone"]),
+        .testTarget(
+            name: "LodestoneCLITests",
+            dependencies: ["lodestone", "LodestoneCore", "LodestoneSimulation", "LodestoneSimulatedBoard", "LodestoneTestSupport"]
+        ),
         .testTarget(
             name: "LodestoneIIOTests",
             dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneTestSupport", "iio-probe"]
@@ -80,6 +87,7 @@ let package = Package(
             name: "LodestoneCalibrationTests",
             dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
         ),
+        .testTarget(name: "LodestoneCalibrationStoreTests", dependencies: ["LodestoneCalibrationStore", "LodestoneCalibration", "LodestoneCore"]),
         .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneTestSupport"]),
         // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
         .testTarget(

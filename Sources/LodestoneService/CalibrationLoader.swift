@@ -1,31 +1,18 @@
-import FoundationEssentials
 import LodestoneCalibration
+import LodestoneCalibrationStore
 import LodestoneCore
 
-/// Reads the magnetometer calibration profile named in the config (read again on SIGHUP).
+/// Reads the magnetometer calibration profile named in the config (read again on SIGHUP),
+/// with the same checks as every other command (`CalibrationProfileStore.load`).
 enum CalibrationLoader {
     /// The correction and its quality, for the estimator settings.
-    static func load(_ path: String) throws(ServiceError) -> (MagneticCalibration, CalibrationStatus) {
-        let text: String
-        do {
-            text = try FileText.read(path, limit: 1 << 20)
-        } catch {
-            throw ServiceError(.inaccessible, "calibration: \(path): cannot be read: \(error)")
-        }
+    static func load(_ path: String) throws(ServiceError) -> (MagneticCalibration, CalibrationStatus?) {
         let profile: CalibrationProfile
         do {
-            profile = try CalibrationProfile(json: Data(text.utf8))
+            profile = try CalibrationProfileStore.load(path: path, sensor: .magnetometer)
         } catch {
-            throw ServiceError(.badInput, "calibration: \(path): \(error)")
+            throw ServiceError(error.isAccessProblem ? .inaccessible : .badInput, "calibration: \(error)")
         }
-        guard let calibration = profile.magneticCalibration else {
-            throw ServiceError(.badInput, "calibration: \(path) holds the \(profile.sensor.rawValue)'s profile; give the magnetometer's")
-        }
-        let q = profile.quality
-        let status = CalibrationStatus(fitErrorPercent: q.fitErrorPercent,
-                                       fieldStrength: q.expectedMagnitude ?? q.fittedMagnitude,
-                                       created: WallClockTime.parse(profile.created),
-                                       coveragePercent: q.coveragePercent)
-        return (calibration, status)
+        return (profile.magneticCalibration ?? .identity, profile.calibrationStatus)
     }
 }

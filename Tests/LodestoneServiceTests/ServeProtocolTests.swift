@@ -466,9 +466,9 @@ func nmeaChecksumOK(_ sentence: String) -> Bool {
                                     .replacingOccurrences(of: "\"uT\"", with: "\"m/s^2\"").replacingOccurrences(of: "44.7", with: "9.8"))
         let q = try ServiceProcess(["--source", "simulated", "--calibration", accel, "--socket", scratch.file("y.sock")], scratch: scratch, name: "accel")
         #expect(q.waitExit() == 1)
-        #expect(q.stderr.contains("\(accel) holds the accelerometer's profile; give the magnetometer's"), "\(q.stderr)")
+        #expect(q.stderr.contains("\(accel): field sensor is \"accelerometer\", but a magnetometer profile is needed here"), "\(q.stderr)")
         let missing = try ServiceProcess(["--source", "simulated", "--calibration", scratch.file("none.json"), "--socket", scratch.file("z.sock")],
                                          scratch: scratch, name: "missing")
-        #expect(missing.waitExit() == 3 && missing.stderr.contains("none.json: cannot be read"), "\(missing.stderr)")
+        #expect(missing.waitExit() == 3 && missing.stderr.contains("none.json: cannot read the calibration profile"), "\(missing.stderr)")
     }
 }

@@ -37,8 +37,8 @@ enum ServeCommand: Command {
         .value("mode", "MODE", "IIO: auto (default), buffered or polled."),
         .value("rate", "HZ", "IIO or simulated: sample rate (default 100)."),
         .value("board-rotation", "ROT", "IIO: device → body rotation, degrees about z or a matrix."),
-        .value("calibration", "FILE", "Magnetometer calibration profile (see calibration/README.md)."),
-    ] + PipelineOptions.options + PositionOptions.options + [
+        .value("calibration", "FILE", "Magnetometer calibration profile (see calibration/README.md), read again on SIGHUP; 'none' for none."),
+    ] + PipelineOptions.options.filter { $0.name != "calibration" } + PositionOptions.options + [
         .value("gpsd", "HOST:PORT", "Position from gpsd (e.g. localhost:2947); reconnects with back-off."),
         .value("max-fix-age", "S", "A gpsd fix older than this turns trueHeading null (default 10)."),
         .value("socket", "PATH", "Unix socket path, or 'none' (default \(ServiceConfiguration.defaultSocketPath))."),
@@ -154,7 +154,12 @@ enum ServeCommand: Command {
             if let v = try a.double("rate") { s.rate = v }
             c.source = .simulated(s)
         }
-        if let v = a.string("calibration") { c.calibrationPath = v }
+        if let v = a.string("calibration") {
+            guard !v.contains(",") else {
+                throw UsageError("--calibration: serve takes one magnetometer profile (FILE), or none")
+            }
+            c.calibrationPath = v == "none" ? nil : v
+        }
         if let f = try a.double("heading-filter") {
             guard f >= 0 else { throw UsageError("--heading-filter must be ≥ 0 degrees, got \(f)") }
             c.headingFilter = f
