@@ -64,7 +64,11 @@ enum ServeCommand: Command {
         do {
             service = try HeadingService(configuration: configuration, release: LodestoneCLI.version, log: log, reload: reload)
         } catch {
-            throw CommandFailure(exitCode(error.kind), error.description)
+            var text = error.description
+            if case .iio = configuration.source, arguments.string("source") == nil, arguments.string("config") == nil {
+                text += "\n(No IIO sensors here? '--source simulated' serves a simulated board for a demo.)"
+            }
+            throw CommandFailure(exitCode(error.kind), text)
         }
         switch service.run() {
         case .stopped(let signal):
