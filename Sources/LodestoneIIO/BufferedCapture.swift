@@ -42,11 +42,13 @@ final class BufferedCapture: CaptureEngine {
         readers.forEach { $0.start() }
     }
 
-    func next() throws(IIOSourceError) -> CaptureEvent {
-        guard let e = try queue.pop(timeoutNs: waitNs) else {
+    func next(_ cancellation: IIOCancellation) throws(IIOSourceError) -> CaptureEvent? {
+        switch try queue.pop(timeoutNs: waitNs, cancellation: cancellation) {
+        case .event(let e): return e
+        case .cancelled: return nil
+        case .timedOut:
             throw .timeout(uri: uri, device: readers.map(\.plan.displayName).joined(separator: ", "), seconds: Double(waitNs) / 1e9)
         }
-        return e
     }
 
     var droppedScans: Int { queue.droppedCount }
