@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         .executableTarget(
             name: "lodestone",
-            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation"],
+            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneIIO", "LodestoneSimulatedBoard"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.

@@ -8,7 +8,11 @@ enum LodestoneCLI {
     /// Every subcommand, in the order `lodestone --help` lists them.
     static let commands: [any Command.Type] = [
         ReplayCommand.self,
+        WatchCommand.self,
+        RecordCommand.self,
+        DevicesCommand.self,
         SimulateCommand.self,
+        SimulatedBoardCommand.self,
         BenchCommand.self,
     ]
 
