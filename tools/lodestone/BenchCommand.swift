@@ -16,10 +16,17 @@ enum BenchCommand: Command {
         replay  samples per second of CSV parsing + pipeline + NDJSON output, on a
                 generated 1 M-sample file; and the peak RSS of 'lodestone replay' on
                 1 M and 4 M samples (it must not grow with the file).
+        iio     (not in the default set; root) CPU per sample and % of one core of
+                'lodestone watch --mode buffered --heading-filter 0' on a simulated
+                LIS3MDL + LIS3DH board, at each of --rates for --seconds; then its
+                RSS every minute for --minutes at 100 Hz (0 skips that part).
         Build first with: swift build -c release
         """
     static let options: [CommandLineArguments.Option] = [
-        .value("only", "NAMES", "Comma-separated subset: core, replay."),
+        .value("only", "NAMES", "Comma-separated subset: core, replay, iio (default core,replay)."),
+        .value("rates", "HZ,…", "iio: requested rates (default 100,1600: the LIS3DH offers 400 and 1600, not 1000)."),
+        .value("seconds", "S", "iio: how long to measure each rate (default 20)."),
+        .value("minutes", "N", "iio: how long to watch the memory at 100 Hz (default 1)."),
         .value("samples", "N", "Samples per benchmark (default 1000000)."),
         .value("directory", "DIR", "Where to write the generated logs (default /tmp)."),
     ]
@@ -35,6 +42,14 @@ enum BenchCommand: Command {
         print("lodestone bench — \(hostDescription())")
         if only.contains("core") { benchCore(count: min(samples, 1_000_000)) }
         if only.contains("replay") { try benchReplay(samples: samples, directory: directory) }
+        if only.contains("iio") {
+            let rates = try (arguments.string("rates") ?? "100,1600").split(separator: ",").map { text throws(UsageError) -> Double in
+                guard let r = Double(text), r > 0 else { throw UsageError("--rates needs comma-separated rates in Hz, got '\(text)'") }
+                return r
+            }
+            try IIOBenchmark.run(rates: rates, seconds: try arguments.double("seconds", in: 1...3600) ?? 20,
+                                 minutes: try arguments.double("minutes", in: 0...1440) ?? 1)
+        }
         return .success
     }
 
