@@ -38,12 +38,6 @@ let package = Package(
         .target(name: "LodestoneIIO", dependencies: ["LodestoneCore", "CLibIIO"]),
         // Edge: fake sysfs trees of real boards, fed from a known attitude (tests, demo).
         .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
-        // Test-only: opens an IIOSensorSource and prints samples as JSON lines.
-        .executableTarget(
-            name: "iio-probe",
-            dependencies: ["LodestoneIIO", "LodestoneCore"],
-            path: "Tests/IIOProbe"
-        ),
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
@@ -54,7 +48,7 @@ let package = Package(
         .testTarget(name: "LodestoneCLITests", dependencies: ["lodestone"]),
         .testTarget(
             name: "LodestoneIIOTests",
-            dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneTestSupport", "iio-probe"]
+            dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneLogs", "LodestoneTestSupport", "lodestone"]
         ),
         .testTarget(
             name: "LodestoneGeomagnetismTests",
