@@ -73,6 +73,7 @@ final class DeviceReader: @unchecked Sendable {
     private let formats: [[IIOScanType]]
     private let timestamp: (OpaquePointer, IIOScanType)?
     private let stopping = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
     private var thread: pthread_t? = nil
 
     init(context: IIOContext, plan: DeviceCapturePlan, queue: EventQueue) throws(IIOSourceError) {
@@ -146,6 +147,7 @@ final class DeviceReader: @unchecked Sendable {
     }
 
     private func run() {
+        defer { finished.store(true, ordering: .releasing) }
         while !stopping.load(ordering: .relaxed) {
             let r = iio_buffer_refill(buffer)
             if stopping.load(ordering: .relaxed) { return }
@@ -198,10 +200,17 @@ final class DeviceReader: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread (cancelling a blocked refill) and releases the buffer.
+    /// Stops the thread and releases the buffer. The refill under way is given the time
+    /// it needs to finish (about `samplesPerRefill` periods); only a stalled one is
+    /// cancelled, because a cancelled buffer over `ip:` makes libiio print errors when
+    /// the buffer is then destroyed.
     func stop() {
         if stopping.exchange(true, ordering: .relaxed) { return }
-        iio_buffer_cancel(buffer)
+        if thread != nil {
+            let deadline = Clock.nanoseconds(CLOCK_MONOTONIC) + 2 * Int64(plan.samplesPerRefill) * plan.periodNs + 100_000_000
+            while !finished.load(ordering: .acquiring), Clock.nanoseconds(CLOCK_MONOTONIC) < deadline { usleep(2000) }
+        }
+        if !finished.load(ordering: .acquiring) { iio_buffer_cancel(buffer) }
         if let t = thread { pthread_join(t, nil) }
         thread = nil
         iio_buffer_destroy(buffer)
