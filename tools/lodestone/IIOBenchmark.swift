@@ -19,6 +19,7 @@ enum IIOBenchmark {
         }
         let exe = try ChildProcess.selfPath()
         print("iio: lodestone watch --mode buffered --heading-filter 0 on a simulated lis3mdl-lis3dh board (NDJSON to a pipe, counted)")
+        fflush(nil)
         for rate in rates {
             let run = try WatchRun(exe: exe, rate: rate)
             defer { run.finish() }
@@ -34,11 +35,13 @@ enum IIOBenchmark {
                   + BenchCommand.format(cpu / samples * 1e6, 1) + " µs CPU/sample, "
                   + BenchCommand.format(100 * cpu / wall, 2) + "% of one core, RSS "
                   + BenchCommand.format(b.rssKB / 1024, 1) + " MB  (\(BenchCommand.format(wall, 0)) s)")
+            fflush(nil)
         }
         guard minutes > 0 else { return }
         let run = try WatchRun(exe: exe, rate: 100)
         defer { run.finish() }
         print("iio: RSS of lodestone watch at 100 Hz over \(BenchCommand.format(minutes, 0)) min")
+        fflush(nil)
         let start = run.snapshot()
         var minute = 1.0
         while minute <= minutes {
@@ -49,6 +52,7 @@ enum IIOBenchmark {
             print(BenchCommand.pad("  after \(BenchCommand.format(minute, 0)) min")
                   + "RSS " + BenchCommand.format(s.rssKB / 1024, 2) + " MB, peak " + BenchCommand.format(s.hwmKB / 1024, 2) + " MB, "
                   + "\(s.lines - start.lines) samples, CPU " + BenchCommand.format(100 * (s.cpuNs - start.cpuNs) / 1e9 / (s.wall - start.wall), 2) + "% of one core")
+            fflush(nil)
             minute += 1
         }
     }
