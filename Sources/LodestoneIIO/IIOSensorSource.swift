@@ -129,7 +129,7 @@ public final class IIOSensorSource: SensorSource {
                 previousAccel = ev.accelerometer
                 if let t = heldMag.latestTime, ev.timeNs - t > staleMagnetometerNs {
                     throw .timeout(uri: configuration.uri, device: magnetometer.device.displayName,
-                                                 seconds: Double(ev.timeNs - t) / 1e9)
+                                   seconds: Double(staleMagnetometerNs) / 1e9)
                 }
                 guard let mag = heldMag.value(at: ev.timeNs) else { continue }
                 let gyroRaw = heldGyro.value(at: ev.timeNs)
