@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "LodestoneSimulation", targets: ["LodestoneSimulation"]),
         .library(name: "LodestoneIIO", targets: ["LodestoneIIO"]),
         .library(name: "LodestoneGeomagnetism", targets: ["LodestoneGeomagnetism"]),
+        .library(name: "LodestoneCalibration", targets: ["LodestoneCalibration"]),
+        .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
     ],
     targets: [
@@ -23,9 +25,14 @@ let package = Package(
         .target(name: "Lodestone", dependencies: ["LodestoneCore"]),
         // Pure: bundled World Magnetic Model (WMM2025, WMMHR2025) evaluation. No I/O.
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
+        // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
+        .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore"]),
+        // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
+        .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
-            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneIIO", "LodestoneSimulatedBoard"],
+            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism", "LodestoneIIO",
+                           "LodestoneSimulatedBoard"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.
@@ -55,6 +62,11 @@ let package = Package(
             dependencies: ["LodestoneGeomagnetism", "LodestoneTestSupport"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(
+            name: "LodestoneCalibrationTests",
+            dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
+        ),
+        .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,3 +11,17 @@ public enum HeadingEvent: Hashable, Sendable {
     /// The source ended (end of a log) or failed for good; `error` says why, if it failed.
     case sourceEnded(error: String?)
 }
+
+extension HeadingEvent {
+    /// The manager's form of a pipeline event: the reason as its short code.
+    public init(_ event: MagneticEvent) {
+        switch event {
+        case .calibrationNeeded(let reason, _):
+            self = .calibrationNeeded(reason: reason.rawValue)
+        case .disturbanceStarted(let reason, _):
+            self = .magneticDisturbance(started: true, reason: reason.rawValue)
+        case .disturbanceEnded:
+            self = .magneticDisturbance(started: false, reason: "fieldBackToNormal")
+        }
+    }
+}

@@ -180,7 +180,11 @@ public final class HeadingManager: Sendable {
                 break
             }
             guard let sample = next else { break }
-            guard let heading = pipeline.process(sample) else { continue }
+            let delivered = pipeline.process(sample)
+            if pipeline.hasEvents {
+                for event in pipeline.takeEvents() { post(HeadingEvent(event)) }
+            }
+            guard let heading = delivered else { continue }
             let continuations = state.withLock { s -> Dictionary<Int, AsyncStream<Heading>.Continuation>.Values in
                 s.latest = heading
                 return s.headingContinuations.values

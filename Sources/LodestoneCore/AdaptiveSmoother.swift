@@ -21,12 +21,17 @@ public struct AdaptiveSmoother: Sendable {
         public var rateCutoff: Double
         /// A gap longer than this (seconds) restarts the filter from the next sample.
         public var maximumGap: Double
+        /// Linear acceleration, m/s², at which a sample counts half as much for
+        /// gravity: a specific force far from 1 g is mostly motion, not gravity.
+        public var accelerationScale: Double
 
-        public init(minimumCutoff: Double = 0.25, maximumLag: Double = 3, rateCutoff: Double = 2, maximumGap: Double = 1) {
+        public init(minimumCutoff: Double = 0.25, maximumLag: Double = 3, rateCutoff: Double = 2, maximumGap: Double = 1,
+                    accelerationScale: Double = 1) {
             self.minimumCutoff = minimumCutoff
             self.maximumLag = maximumLag
             self.rateCutoff = rateCutoff
             self.maximumGap = maximumGap
+            self.accelerationScale = accelerationScale
         }
     }
 
@@ -34,6 +39,8 @@ public struct AdaptiveSmoother: Sendable {
     let minimumOmega: Double // 2π·minimumCutoff
     let betaOmega: Double    // 2π·β, per rad/s
     let rateTau: Double // 1 / (2π·rateCutoff)
+    let gravityScale: Double // 1 / (2g · accelerationScale)
+    static let gravity2 = 9.80665 * 9.80665
 
     /// Filtered gravity (specific force) and field, body frame.
     public private(set) var gravity: Vector3 = .zero
@@ -53,12 +60,16 @@ public struct AdaptiveSmoother: Sendable {
         // β = 1 / (2π · lag) Hz per rad/s, so 2πβ = 1 / lag.
         betaOmega = 1 / (settings.maximumLag * Angle.radiansPerDegree)
         rateTau = 1 / (2 * Double.pi * settings.rateCutoff)
+        gravityScale = 1 / (2 * 9.80665 * settings.accelerationScale)
     }
 
     /// A pass-through filter: every step takes the new sample as is.
     public static var passThrough: AdaptiveSmoother {
         AdaptiveSmoother(settings: Settings(minimumCutoff: .infinity))
     }
+
+    /// The current cutoff in rad/s (2π × Hz); infinite when smoothing is off.
+    public var cutoff: Double { minimumOmega + betaOmega * rotationRate }
 
     public mutating func reset() {
         isInitialized = false
@@ -80,7 +91,10 @@ public struct AdaptiveSmoother: Sendable {
         // α = dt / (dt + τ) with τ = 1 / ω_c: the discrete first-order low-pass.
         let omega = minimumOmega + betaOmega * rotationRate
         let alpha = omega.isFinite ? dt * omega / (1 + dt * omega) : 1
-        gravity += (a - gravity) * alpha
+        // Weight 1 / (1 + (Δ/scale)²) with Δ = (|a|² − g²) / 2g ≈ |a| − g: no root, no exp.
+        let departure = (a.squaredLength - Self.gravity2) * gravityScale
+        let weight = omega.isFinite ? 1 / (1 + departure * departure) : 1
+        gravity += (a - gravity) * (alpha * weight)
         field += (m - field) * alpha
         lastAlpha = alpha
         let oldUp = up, oldEast = east

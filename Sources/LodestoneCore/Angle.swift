@@ -32,3 +32,19 @@ public enum Angle {
         return normalized180(d)
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// sin of an angle in degrees.
+@inlinable
+func sine(degrees: Double) -> Double { sin(degrees * Angle.radiansPerDegree) }
+
+/// asin in degrees, clamped to its domain.
+@inlinable
+func asinDegrees(_ s: Double) -> Double { asin(max(-1, min(1, s))) * Angle.degreesPerRadian }

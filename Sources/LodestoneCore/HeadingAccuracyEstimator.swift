@@ -1,61 +1,86 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Estimates `headingAccuracy`: how far, in degrees, the heading may be off.
+/// Estimates `headingAccuracy`: how far, in degrees, the heading may be off (about 1σ).
 ///
 /// It adds in quadrature the error sources a tilt-compensated compass has:
-/// sensor noise left after smoothing, linear acceleration tilting the gravity
-/// estimate (which moves the heading by about `tilt error · tan(dip)`), a field
-/// whose strength departs from the expected one (a disturbance of ΔB moves the
-/// heading by up to `ΔB / B_horizontal`), and the residual error of the
-/// calibration. Per-sample bookkeeping is a few multiply-adds; the estimate
-/// itself is only computed for delivered headings.
+/// - the calibration's residual (from the profile's fit error, or a generous
+///   figure when uncalibrated);
+/// - sensor noise left after smoothing;
+/// - tilt error from linear acceleration, which moves the heading by about
+///   `tilt error · tan(dip)`;
+/// - lag of the smoothing while turning (rate / cutoff);
+/// - a disturbance: the field's strength and dip departures bound the
+///   disturbing vector `d` from below, which turns the heading by up to
+///   `|d| / B_horizontal`; while a disturbance is on, the part of `d` that
+///   neither departure can see is allowed for by doubling it.
+/// Per-sample bookkeeping is a few multiply-adds; the estimate itself is only
+/// computed for delivered headings.
 public struct HeadingAccuracyEstimator: Sendable {
     public struct Settings: Hashable, Sendable {
-        /// Residual heading error of the calibration in degrees (1σ). An
-        /// uncalibrated board needs a generous value; a calibration profile
-        /// sets it from its fit quality.
-        public var calibrationError: Double
-        /// Expected field strength in µT, from the model or the calibration.
-        /// When nil, it is learned slowly from the data.
-        public var expectedFieldStrength: Double?
+        /// Heading error of an uncalibrated magnetometer, degrees (1σ).
+        public var uncalibratedError: Double
+        /// The smallest calibration error claimed, degrees.
+        public var minimumCalibrationError: Double
         /// Time constant in seconds of the noise statistics.
         public var noiseTimeConstant: Double
-        /// Time constant in seconds of the learned field strength.
-        public var fieldStrengthTimeConstant: Double
+        /// Typical distance from the sensor to the centre of rotation, metres (a
+        /// hand turning at the wrist): turning at ω then accelerates the sensor by
+        /// about ω²·r, which a compass without a gyroscope cannot tell from gravity.
+        public var leverArm: Double
 
-        public init(calibrationError: Double = 5, expectedFieldStrength: Double? = nil,
-                    noiseTimeConstant: Double = 2, fieldStrengthTimeConstant: Double = 60) {
-            self.calibrationError = calibrationError
-            self.expectedFieldStrength = expectedFieldStrength
+        public init(uncalibratedError: Double = 5, minimumCalibrationError: Double = 0.5, noiseTimeConstant: Double = 2,
+                    leverArm: Double = 0.15) {
+            self.uncalibratedError = uncalibratedError
+            self.minimumCalibrationError = minimumCalibrationError
             self.noiseTimeConstant = noiseTimeConstant
-            self.fieldStrengthTimeConstant = fieldStrengthTimeConstant
+            self.leverArm = leverArm
         }
     }
 
-    public var settings: Settings
+    /// What the estimate is made from, beyond the noise statistics kept here.
+    public struct State {
+        public var gravity: Vector3
+        public var field: Vector3
+        /// The smoother's last factor (1 = no smoothing) and its cutoff in rad/s.
+        public var smoothingFactor: Double
+        public var cutoff: Double
+        /// Rotation rate, rad/s.
+        public var rotationRate: Double
+        /// Strength (µT) and dip (degrees) departures from the reference field.
+        public var strengthDeparture: Double
+        public var dipDeparture: Double
+        public var isDisturbed: Bool
+        /// During a disturbance, the largest disturbing field seen recently, µT.
+        public var disturbanceBound: Double
+        public var calibration: CalibrationStatus?
+
+        public init(gravity: Vector3, field: Vector3, smoothingFactor: Double, cutoff: Double, rotationRate: Double,
+                    strengthDeparture: Double, dipDeparture: Double, isDisturbed: Bool, disturbanceBound: Double = 0,
+                    calibration: CalibrationStatus?) {
+            self.gravity = gravity
+            self.field = field
+            self.smoothingFactor = smoothingFactor
+            self.cutoff = cutoff
+            self.rotationRate = rotationRate
+            self.strengthDeparture = strengthDeparture
+            self.dipDeparture = dipDeparture
+            self.isDisturbed = isDisturbed
+            self.disturbanceBound = disturbanceBound
+            self.calibration = calibration
+        }
+    }
+
+    public let settings: Settings
     /// Mean squared innovation of field (µT²) and acceleration ((m/s²)²) against the smoothed vectors.
     public private(set) var fieldNoisePower = 0.0
     public private(set) var accelerationNoisePower = 0.0
-    /// Mean squared field strength learned from the data, µT².
-    private var learnedFieldPower = 0.0
-    private var started = false
+    /// Mean squared departure of the specific force's magnitude from 1 g, (m/s²)²:
+    /// linear acceleration along gravity, seen whatever the filter does.
+    public private(set) var gravityDeparturePower = 0.0
     private let noiseRate: Double
-    private let fieldRate: Double
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
         noiseRate = 1 / settings.noiseTimeConstant
-        fieldRate = 1 / settings.fieldStrengthTimeConstant
     }
-
-    /// Field strength learned from the data, µT.
-    public var learnedFieldStrength: Double { learnedFieldPower.squareRoot() }
 
     /// Standard gravity, m/s².
     public static let standardGravity = 9.80665
@@ -63,49 +88,46 @@ public struct HeadingAccuracyEstimator: Sendable {
     /// Records one sample's innovation against the smoothed vectors.
     public mutating func record(field: Vector3, smoothedField: Vector3,
                                 acceleration: Vector3, smoothedGravity: Vector3, dt: Double) {
-        let strength = smoothedField.squaredLength
-        guard started else {
-            started = true
-            learnedFieldPower = strength
-            return
-        }
         guard dt > 0 else { return }
         let a = min(1, dt * noiseRate)
         fieldNoisePower += ((field - smoothedField).squaredLength - fieldNoisePower) * a
         accelerationNoisePower += ((acceleration - smoothedGravity).squaredLength - accelerationNoisePower) * a
-        learnedFieldPower += (strength - learnedFieldPower) * min(1, dt * fieldRate)
+        // (|a|² − g²) / 2g ≈ |a| − g, without a square root.
+        let departure = (acceleration.squaredLength - Self.standardGravity * Self.standardGravity) / (2 * Self.standardGravity)
+        gravityDeparturePower += (departure * departure - gravityDeparturePower) * min(1, dt * 4 * noiseRate)
     }
 
-    /// The expected field strength in µT: configured, or learned.
-    public var expectedFieldStrength: Double {
-        settings.expectedFieldStrength ?? learnedFieldStrength
-    }
-
-    /// The accuracy in degrees for the smoothed state.
-    ///
-    /// - Parameters:
-    ///   - smoothingFactor: the smoother's last α; noise shrinks by √(α / (2 − α)).
-    public func accuracy(gravity: Vector3, field: Vector3, smoothingFactor: Double) -> Double {
-        let g = gravity.length, b = field.length
+    /// The accuracy in degrees.
+    public func accuracy(_ s: State) -> Double {
+        let g = s.gravity.length, b = s.field.length
         guard g > 0, b > 0 else { return -1 }
-        let sinDip = min(1, abs(field.dot(gravity)) / (g * b))
+        let sinDip = min(1, abs(s.field.dot(s.gravity)) / (g * b))
         let cosDip = max(1e-3, (1 - sinDip * sinDip).squareRoot())
         let horizontal = b * cosDip
         let tanDip = sinDip / cosDip
-        let reduction = (smoothingFactor / (2 - smoothingFactor)).squareRoot()
+        let reduction = (s.smoothingFactor / (2 - s.smoothingFactor)).squareRoot()
 
+        let calibration = (s.calibration.map { max(settings.minimumCalibrationError, $0.headingError(dip: asinDegrees(sinDip))) }
+            ?? settings.uncalibratedError) * Angle.radiansPerDegree
         // Noise across the horizontal field (one of three axes) and across gravity (two of three).
         let fieldNoise = (fieldNoisePower / 3).squareRoot() / horizontal * reduction
         let tiltNoise = (accelerationNoisePower * 2 / 3).squareRoot() / g * reduction
-        // Sustained linear acceleration shows as a gravity magnitude off 1 g.
+        let moving = min(1, s.rotationRate / 0.5)
         let tiltBias = min(1, abs(g - Self.standardGravity) / Self.standardGravity)
-        let tilt = (tiltNoise * tiltNoise + tiltBias * tiltBias).squareRoot() * tanDip
-        let expected = expectedFieldStrength
-        let disturbance = expected > 0 ? min(Double.pi / 2, abs(b - expected) / horizontal) : 0
+        // Linear acceleration shows in |a| along gravity only; assuming no preferred
+        // direction, the two components across gravity are as large and tilt the estimate.
+        let observed = (2 * gravityDeparturePower).squareRoot() * moving
+        let centripetal = s.rotationRate * s.rotationRate * settings.leverArm
+        let linear = min(1, max(observed, centripetal) / g)
+        let tilt = (tiltNoise * tiltNoise + tiltBias * tiltBias + linear * linear).squareRoot() * tanDip
+        let lag = s.cutoff.isFinite && s.cutoff > 0 ? s.rotationRate / s.cutoff : 0
+        let dipDeparture = s.dipDeparture * Angle.radiansPerDegree * b
+        var disturbance = (s.strengthDeparture * s.strengthDeparture + dipDeparture * dipDeparture).squareRoot()
+        if s.isDisturbed { disturbance = 2 * max(disturbance, s.disturbanceBound) }
+        disturbance /= horizontal
 
-        let calibration = settings.calibrationError * Angle.radiansPerDegree
-        let total = (fieldNoise * fieldNoise + tilt * tilt + disturbance * disturbance
-                     + calibration * calibration).squareRoot()
+        let total = (calibration * calibration + fieldNoise * fieldNoise + tilt * tilt + lag * lag
+                     + disturbance * disturbance).squareRoot()
         return min(180, total * Angle.degreesPerRadian)
     }
 }

@@ -6,12 +6,15 @@ import Musl
 import Darwin
 #endif
 
-/// Turns sensor samples into a smoothed, tilt-compensated magnetic heading.
+/// Turns sensor samples into a magnetic heading of the forward axis.
 ///
-/// One step: apply the magnetometer calibration, smooth gravity and field
-/// (``AdaptiveSmoother``), and take the heading of the forward axis. Attitude
-/// and accuracy cost more and are computed on demand, only for the headings
-/// that are delivered.
+/// One step: apply the magnetometer calibration, then either smooth gravity
+/// and field (``AdaptiveSmoother``) and take the tilt-compensated heading
+/// (`ecompass`), or fuse gyro, accelerometer and magnetometer
+/// (``AttitudeFusion``, `ahrs`; the default when the samples carry a gyro).
+/// Attitude and accuracy cost more and are computed on demand, only for the
+/// headings that are delivered. Both modes feed the same
+/// ``MagneticEnvironmentMonitor`` for disturbance and calibration events.
 ///
 /// A heading is invalid (accuracy −1) when the forward axis is within
 /// ``Settings/minimumAxisElevation`` of vertical, or when the field or gravity
@@ -19,10 +22,19 @@ import Darwin
 public struct HeadingEstimator: Sendable {
     public struct Settings: Hashable, Sendable {
         public var forwardAxis: ForwardAxis
+        public var fusion: FusionMode
+        public var fusionSettings: AttitudeFusion.Settings
         public var calibration: MagneticCalibration
+        /// Quality of `calibration`; nil when the magnetometer was never calibrated.
+        public var calibrationStatus: CalibrationStatus?
         /// Nil turns smoothing off.
         public var smoothing: AdaptiveSmoother.Settings?
         public var accuracy: HeadingAccuracyEstimator.Settings
+        public var monitor: MagneticEnvironmentMonitor.Settings
+        /// The field the model expects here, when the position is known.
+        public var expectedField: ExpectedField?
+        /// Unix seconds of sample time 0 (for the calibration's age), when known.
+        public var wallClockStart: Double?
         /// The heading is invalid when the forward axis is closer than this to vertical, degrees.
         public var minimumAxisElevation: Double
         /// Plausible calibrated field strength, µT (the Earth's is 22–67 µT).
@@ -31,16 +43,28 @@ public struct HeadingEstimator: Sendable {
         public var plausibleGravity: ClosedRange<Double>
 
         public init(forwardAxis: ForwardAxis = .default,
+                    fusion: FusionMode = .auto,
+                    fusionSettings: AttitudeFusion.Settings = .init(),
                     calibration: MagneticCalibration = .identity,
+                    calibrationStatus: CalibrationStatus? = nil,
                     smoothing: AdaptiveSmoother.Settings? = AdaptiveSmoother.Settings(),
                     accuracy: HeadingAccuracyEstimator.Settings = .init(),
+                    monitor: MagneticEnvironmentMonitor.Settings = .init(),
+                    expectedField: ExpectedField? = nil,
+                    wallClockStart: Double? = nil,
                     minimumAxisElevation: Double = 10,
                     plausibleFieldStrength: ClosedRange<Double> = 10...100,
                     plausibleGravity: ClosedRange<Double> = 4.9...14.7) {
             self.forwardAxis = forwardAxis
+            self.fusion = fusion
+            self.fusionSettings = fusionSettings
             self.calibration = calibration
+            self.calibrationStatus = calibrationStatus
             self.smoothing = smoothing
             self.accuracy = accuracy
+            self.monitor = monitor
+            self.expectedField = expectedField
+            self.wallClockStart = wallClockStart
             self.minimumAxisElevation = minimumAxisElevation
             self.plausibleFieldStrength = plausibleFieldStrength
             self.plausibleGravity = plausibleGravity
@@ -50,6 +74,10 @@ public struct HeadingEstimator: Sendable {
     public let settings: Settings
     public private(set) var smoother: AdaptiveSmoother
     public private(set) var accuracyEstimator: HeadingAccuracyEstimator
+    public private(set) var monitor: MagneticEnvironmentMonitor
+    public private(set) var fusion: AttitudeFusion
+    /// Whether the last sample went through gyro fusion.
+    public private(set) var isFusing = false
     let axis: Vector3
     let maximumAxisUp: Double // sin(90° − elevation limit)
     let fieldRange2: ClosedRange<Double>
@@ -60,6 +88,9 @@ public struct HeadingEstimator: Sendable {
         self.settings = settings
         smoother = settings.smoothing.map { AdaptiveSmoother(settings: $0) } ?? .passThrough
         accuracyEstimator = HeadingAccuracyEstimator(settings: settings.accuracy)
+        monitor = MagneticEnvironmentMonitor(settings: settings.monitor, calibration: settings.calibrationStatus,
+                                             expected: settings.expectedField, wallClockStart: settings.wallClockStart)
+        fusion = AttitudeFusion(settings: settings.fusionSettings)
         axis = settings.forwardAxis.vector
         maximumAxisUp = Self.cosine(degrees: settings.minimumAxisElevation)
         fieldRange2 = Self.squared(settings.plausibleFieldStrength)
@@ -84,11 +115,18 @@ public struct HeadingEstimator: Sendable {
         let m = settings.calibration.apply(raw)
         let dt = sample.time - lastTime
         lastTime = sample.time
+        if settings.fusion != .ecompass, let w = sample.angularRate, w.isFinite {
+            return fuse(time: sample.time, acceleration: a, field: m, angularRate: w, dt: dt)
+        }
+        isFusing = false
         smoother.update(gravity: a, field: m, dt: dt)
         guard smoother.isInitialized else { return nil }
         accuracyEstimator.record(field: m, smoothedField: smoother.field,
                                  acceleration: a, smoothedGravity: smoother.gravity, dt: dt)
         let up = smoother.up, east = smoother.east
+        let still = smoother.rotationRate < Self.stillRate
+            && abs(smoother.gravity.squaredLength - Self.gravity2) < Self.stillGravity2
+        monitor.update(field: m, up: up, still: still, time: sample.time, dt: dt)
         let north = up.cross(east)
         let direction = HeadingDirection(east: east.dot(axis), north: north.dot(axis))
         let valid = abs(up.dot(axis)) < maximumAxisUp
@@ -97,8 +135,42 @@ public struct HeadingEstimator: Sendable {
         return HeadingEstimate(time: sample.time, direction: direction, field: m, isValid: valid)
     }
 
-    /// Attitude of the smoothed state, body → ENU with north = magnetic north.
+    /// The AHRS path: the gyro carries the attitude; the heading is the forward axis's in ENU.
+    private mutating func fuse(time: Double, acceleration a: Vector3, field m: Vector3, angularRate w: Vector3,
+                               dt: Double) -> HeadingEstimate? {
+        isFusing = true
+        fusion.update(acceleration: a, magneticField: m, angularRate: w, dt: max(0, dt))
+        guard fusion.isInitialized else { return nil }
+        let q = fusion.attitude
+        let up = q.conjugate.rotate(.unitZ)
+        monitor.update(field: m, up: up, still: fusion.isAtRest, time: time, dt: dt)
+        let forward = q.rotate(axis)
+        let valid = abs(forward.z) < maximumAxisUp && fieldRange2.contains(m.squaredLength)
+        return HeadingEstimate(time: time, direction: HeadingDirection(east: forward.x, north: forward.y),
+                               field: m, isValid: valid)
+    }
+
+    /// Still enough to trust the dip: turning slower than 0.3 rad/s and gravity within ~2 % of 1 g.
+    static let stillRate = 0.3
+    static let gravity2 = HeadingAccuracyEstimator.standardGravity * HeadingAccuracyEstimator.standardGravity
+    static let stillGravity2 = 0.04 * gravity2
+
+    /// The field the model expects here changed (new position or date).
+    public mutating func setExpectedField(_ field: ExpectedField?) {
+        monitor.setExpected(field)
+    }
+
+    /// Events raised since the last call (calibration prompts, disturbances).
+    public mutating func takeEvents() -> [MagneticEvent] {
+        monitor.takeEvents()
+    }
+
+    /// Whether events are waiting: one branch per sample for the caller.
+    public var hasEvents: Bool { !monitor.events.isEmpty }
+
+    /// Attitude of the current state, body → ENU with north = magnetic north.
     public var attitude: Quaternion {
+        if isFusing { return fusion.attitude }
         let up = smoother.up, east = smoother.east
         return Quaternion(rotationMatrix: Matrix3(rows: east, up.cross(east), up))
     }
@@ -106,7 +178,29 @@ public struct HeadingEstimator: Sendable {
     /// `headingAccuracy` in degrees for the current state, −1 when invalid.
     public func accuracy(for estimate: HeadingEstimate) -> Double {
         guard estimate.isValid else { return -1 }
-        return accuracyEstimator.accuracy(gravity: smoother.gravity, field: smoother.field,
-                                          smoothingFactor: smoother.lastAlpha)
+        if isFusing { return fusedAccuracy() }
+        let departure = monitor.departure
+        return accuracyEstimator.accuracy(.init(
+            gravity: smoother.gravity, field: smoother.field, smoothingFactor: smoother.lastAlpha,
+            cutoff: smoother.cutoff, rotationRate: smoother.rotationRate,
+            strengthDeparture: departure.strength, dipDeparture: departure.dip,
+            isDisturbed: monitor.isDisturbed, disturbanceBound: monitor.disturbanceBound,
+            calibration: settings.calibrationStatus))
+    }
+
+    /// Gyro fusion's heading uncertainty, plus what its tilt uncertainty does to
+    /// a forward axis that is itself tilted (the heading of an axis at
+    /// elevation e moves by about tilt error × tan e).
+    private func fusedAccuracy() -> Double {
+        let forward = fusion.attitude.rotate(axis)
+        let horizontal = max(1e-3, (forward.x * forward.x + forward.y * forward.y).squareRoot())
+        let axisTilt = fusion.tiltUncertainty * abs(forward.z) / horizontal
+        let heading = fusion.headingUncertainty
+        // The filter trusts the calibrated field; what the calibration itself may be off adds on.
+        let dip = fusion.magneticReference?.dip ?? 60
+        let calibration = settings.calibrationStatus.map {
+            max(settings.accuracy.minimumCalibrationError, $0.headingError(dip: dip))
+        } ?? settings.accuracy.uncalibratedError
+        return min(180, (heading * heading + axisTilt * axisTilt + calibration * calibration).squareRoot())
     }
 }

@@ -26,6 +26,19 @@ public struct HeadingPipeline: Sendable {
         return complete(estimate)
     }
 
+    /// Whether magnetic events wait to be taken: one branch per sample for a runner.
+    public var hasEvents: Bool { estimator.hasEvents }
+
+    /// Calibration prompts and disturbance changes since the last call.
+    public mutating func takeEvents() -> [MagneticEvent] {
+        estimator.takeEvents()
+    }
+
+    /// The field the model expects here changed (new position or date).
+    public mutating func setExpectedField(_ field: ExpectedField?) {
+        estimator.setExpectedField(field)
+    }
+
     /// A full ``Heading`` for an estimate of the current state.
     public func complete(_ estimate: HeadingEstimate) -> Heading {
         let magnetic = estimate.magneticHeading

@@ -31,6 +31,14 @@ public enum DecimalYear {
         return Double(year) + (Double(dayOfYear) + secondOfDay / 86_400) / Double(daysIn(year: year))
     }
 
+    /// The Unix time of a decimal year: the inverse of ``from(unixTime:)``.
+    public static func unixTime(fromDecimalYear decimalYear: Double) -> Double {
+        guard decimalYear.isFinite, abs(decimalYear) < 1e9 else { return .nan }
+        let year = Int(decimalYear.rounded(.down))
+        let start = Double(daysFromEpoch(toStartOf: year)) * 86_400
+        return start + (decimalYear - Double(year)) * Double(daysIn(year: year)) * 86_400
+    }
+
     static func isLeap(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }

@@ -24,3 +24,31 @@ extension JSONLineBuilder {
         endObject()
     }
 }
+
+extension JSONLineBuilder {
+    /// Appends an event line: an object with an `event` key, so a consumer of
+    /// the heading stream tells events from headings by that key. `reason` is
+    /// a short code, `detail` a sentence for people.
+    public func appendEvent(_ event: String, reason: String? = nil, detail: String? = nil, state: String? = nil,
+                            timestamp: Double? = nil) {
+        beginObject()
+        string("event", event)
+        if let state { string("state", state) }
+        if let reason { string("reason", reason) }
+        if let detail { string("detail", detail) }
+        if let timestamp { number("timestamp", timestamp, decimals: 6) }
+        endObject()
+    }
+
+    /// Appends a magnetic event from the pipeline.
+    public func appendEvent(_ event: MagneticEvent, timestamp: Double) {
+        switch event {
+        case .calibrationNeeded(let reason, let detail):
+            appendEvent("calibrationNeeded", reason: reason.rawValue, detail: detail, timestamp: timestamp)
+        case .disturbanceStarted(let reason, let detail):
+            appendEvent("magneticDisturbance", reason: reason.rawValue, detail: detail, state: "start", timestamp: timestamp)
+        case .disturbanceEnded(let detail):
+            appendEvent("magneticDisturbance", detail: detail, state: "end", timestamp: timestamp)
+        }
+    }
+}

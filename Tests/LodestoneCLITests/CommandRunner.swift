@@ -9,6 +9,12 @@ struct CommandRunner {
 
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 
+        /// Heading lines (JSON objects without an `event` key).
+        var headings: [[String: Any]] { objects.filter { $0["event"] == nil } }
+
+        /// Event lines (JSON objects with an `event` key).
+        var events: [[String: Any]] { objects.filter { $0["event"] != nil } }
+
         /// The stdout lines parsed as JSON objects.
         var objects: [[String: Any]] {
             lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }

@@ -12,8 +12,8 @@ private let north = "0,0,9.81,0,20,-40"
         let path = scratch.file("a.csv", "\(header)\n0,\(north)\n0.5,\(north)\n")
         let r = try CommandRunner.run(["replay", path])
         #expect(r.status == 0)
-        #expect(r.objects.count == 1) // the second sample did not move: held back by the default 1° filter
-        let h = try #require(r.objects.first)
+        #expect(r.headings.count == 1) // the second sample did not move: held back by the default 1° filter
+        let h = try #require(r.headings.first)
         #expect(Set(h.keys) == ["timestamp", "magneticHeading", "trueHeading", "headingAccuracy", "x", "y", "z", "attitude"])
         #expect(h["trueHeading"] is NSNull)
         #expect((h["magneticHeading"] as? Double).map { abs($0) < 1e-3 || abs($0 - 360) < 1e-3 } == true)
@@ -23,15 +23,15 @@ private let north = "0,0,9.81,0,20,-40"
 
     @Test func headingFilterZeroDeliversEverySampleAndOptionsTakeEqualsForm() throws {
         let path = scratch.file("b.csv", "\(header)\n0,\(north)\n0.5,\(north)\n1,\(north)\n")
-        #expect(try CommandRunner.run(["replay", path, "--heading-filter=0"]).objects.count == 3)
-        #expect(try CommandRunner.run(["replay", "--heading-filter", "0", path]).objects.count == 3)
+        #expect(try CommandRunner.run(["replay", path, "--heading-filter=0"]).headings.count == 3)
+        #expect(try CommandRunner.run(["replay", "--heading-filter", "0", path]).headings.count == 3)
     }
 
     @Test func forwardAxisChangesTheReportedHeading() throws {
         let path = scratch.file("c.csv", "\(header)\n0,\(north)\n")
         let expected = ["+y": 0.0, "+x": 90.0, "-y": 180.0, "-x": 270.0]
         for (axis, heading) in expected {
-            let h = try #require(try CommandRunner.run(["replay", path, "--forward", axis]).objects.first)
+            let h = try #require(try CommandRunner.run(["replay", path, "--forward", axis]).headings.first)
             let got = try #require(h["magneticHeading"] as? Double)
             #expect(abs(got - heading) < 1e-3 || abs(got - heading - 360) < 1e-3, "\(axis): \(got)")
         }
@@ -42,14 +42,14 @@ private let north = "0,0,9.81,0,20,-40"
         let r = try CommandRunner.run(["replay", path, "--heading-filter", "0"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("\(path):3: expected 7 fields as in the header, found 6"))
-        #expect(r.objects.count == 1) // only the good line before it
+        #expect(r.headings.count == 1) // only the good line before it
     }
 
     @Test func skipBadLinesReportsTheCount() throws {
         let path = scratch.file("skip.csv", "\(header)\n0,\(north)\n1,0,0,9.81,0,x,-40\n2,\(north)\n0.5,\(north)\n")
         let r = try CommandRunner.run(["replay", path, "--skip-bad-lines", "--heading-filter", "0"])
         #expect(r.status == 0)
-        #expect(r.objects.count == 2)
+        #expect(r.headings.count == 2)
         #expect(r.stderr.contains("skipped 2 bad line(s)"))
         #expect(r.stderr.contains("\(path):3:"))
     }
@@ -70,7 +70,7 @@ private let north = "0,0,9.81,0,20,-40"
     @Test func readsStandardInput() throws {
         let r = try CommandRunner.run(["replay", "-"], stdin: "\(header)\n0,\(north)\n")
         #expect(r.status == 0)
-        #expect(r.objects.count == 1)
+        #expect(r.headings.count == 1)
     }
 
     @Test func helpAndVersion() throws {
@@ -93,7 +93,7 @@ private let north = "0,0,9.81,0,20,-40"
         let truths = [7.0, 52, 97, 142, 187, 232, 277, 322]
         for (k, truth) in truths.enumerated() {
             let end = Double(6 * k + 5)
-            let h = try #require(r.objects.first { abs(($0["timestamp"] as? Double ?? -1) - (end - 0.02)) < 1e-6 })
+            let h = try #require(r.headings.first { abs(($0["timestamp"] as? Double ?? -1) - (end - 0.02)) < 1e-6 })
             let heading = try #require(h["magneticHeading"] as? Double)
             let error = abs((heading - truth + 540).truncatingRemainder(dividingBy: 360) - 180)
             #expect(error < 1, "hold \(k): \(heading) vs \(truth)")
@@ -105,6 +105,6 @@ private let north = "0,0,9.81,0,20,-40"
         let r = try CommandRunner.run(["replay"], currentDirectory: root)
         #expect(r.status == 0)
         #expect(r.stderr.contains("SIMULATED board"))
-        #expect(r.objects.count > 50)
+        #expect(r.headings.count > 50)
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import Synchronization
 import Lodestone
 import LodestoneLogs
 import LodestoneSimulation
@@ -22,6 +23,13 @@ struct FlakySource: SensorSource {
         }
         return inner.nextSample()
     }
+}
+
+/// Collects handler calls from the manager's thread.
+final class Prompts: Sendable {
+    private let reasons = Mutex<[String]>([])
+    func add(_ r: String) { reasons.withLock { $0.append(r) } }
+    var all: [String] { reasons.withLock { $0 } }
 }
 
 @Suite struct HeadingManagerTests {
@@ -61,7 +69,19 @@ struct FlakySource: SensorSource {
         var seen: [HeadingEvent] = []
         for await e in events { seen.append(e) }
         #expect(seen == [.sourceFault(message: "simulated EIO"), .sourceFault(message: "simulated EIO"),
-                         .sourceResumed, .sourceEnded(error: nil)])
+                         .sourceResumed, .calibrationNeeded(reason: "neverCalibrated"), .sourceEnded(error: nil)])
+    }
+
+    @Test func calibrationPromptReachesTheHandlerAndTheStream() async {
+        let manager = HeadingManager(source: SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 5), duration: 1)])))
+        let prompts = Prompts()
+        manager.onCalibrationNeeded = { prompts.add($0) }
+        let events = manager.events()
+        for await _ in manager.headings() {}
+        var seen: [HeadingEvent] = []
+        for await e in events { seen.append(e) }
+        #expect(seen.contains(.calibrationNeeded(reason: "neverCalibrated")))
+        #expect(prompts.all == ["neverCalibrated"])
     }
 
     @Test func badLogEndsWithTheError() async throws {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LodestoneCore
+import LodestoneGeomagnetism
 import LodestoneLogs
 import LodestoneSimulation
 
@@ -16,6 +17,9 @@ enum BenchCommand: Command {
         replay  samples per second of CSV parsing + pipeline + NDJSON output, on a
                 generated 1 M-sample file; and the peak RSS of 'lodestone replay' on
                 1 M and 4 M samples (it must not grow with the file).
+        geomag  ns per point of WMM2025 and WMMHR2025 (all elements and rates), the cost of
+                loading the coefficients, and the time from process start to the first
+                'lodestone field' result.
         iio     (not in the default set; root) CPU per sample and % of one core of
                 'lodestone watch --mode buffered --heading-filter 0' on a simulated
                 LIS3MDL + LIS3DH board, at each of --rates for --seconds; then its
@@ -23,7 +27,7 @@ enum BenchCommand: Command {
         Build first with: swift build -c release
         """
     static let options: [CommandLineArguments.Option] = [
-        .value("only", "NAMES", "Comma-separated subset: core, replay, iio (default core,replay)."),
+        .value("only", "NAMES", "Comma-separated subset: core, replay, geomag, iio (iio is not in the default set)."),
         .value("rates", "HZ,…", "iio: requested rates (default 100,1600: the LIS3DH offers 400 and 1600, not 1000)."),
         .value("seconds", "S", "iio: how long to measure each rate (default 20)."),
         .value("minutes", "N", "iio: how long to watch the memory at 100 Hz (default 1)."),
@@ -33,7 +37,7 @@ enum BenchCommand: Command {
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
-        let only = Set((arguments.string("only") ?? "core,replay").split(separator: ",").map(String.init))
+        let only = Set((arguments.string("only") ?? "core,replay,geomag").split(separator: ",").map(String.init))
         let samples = try arguments.integer("samples", minimum: 1000) ?? 1_000_000
         let directory = arguments.string("directory") ?? "/tmp"
         #if DEBUG
@@ -42,6 +46,7 @@ enum BenchCommand: Command {
         print("lodestone bench — \(hostDescription())")
         if only.contains("core") { benchCore(count: min(samples, 1_000_000)) }
         if only.contains("replay") { try benchReplay(samples: samples, directory: directory) }
+        if only.contains("geomag") { try benchGeomagnetism() }
         if only.contains("iio") {
             let rates = try (arguments.string("rates") ?? "100,1600").split(separator: ",").map { text throws(UsageError) -> Double in
                 guard let r = Double(text), r > 0 else { throw UsageError("--rates needs comma-separated rates in Hz, got '\(text)'") }
@@ -126,14 +131,33 @@ enum BenchCommand: Command {
         }
         print(pad("replay in-process, \(samples) samples") + format(Double(samples) / best / 1e6, 2) + " M samples/s  (best of 3)")
 
-        let small = try spawnReplay(path)
+        let small = try spawn(["replay", path])
         print(pad("lodestone replay, \(samples) samples") + format(Double(samples) / small.seconds / 1e6, 2)
               + " M samples/s, peak RSS " + format(small.peakRSS, 1) + " MB")
         try generate(big, samples: samples * 4)
         defer { unlink(big) }
-        let large = try spawnReplay(big)
+        let large = try spawn(["replay", big])
         print(pad("lodestone replay, \(samples * 4) samples") + format(Double(samples * 4) / large.seconds / 1e6, 2)
               + " M samples/s, peak RSS " + format(large.peakRSS, 1) + " MB")
+    }
+
+    static func benchGeomagnetism() throws {
+        for (model, points) in [(GeomagneticModel.wmm2025, 200_000), (.wmmhr2025, 5_000)] {
+            let r = GeomagneticBenchmark.run(model: model, points: points)
+            print(pad("\(model.name) evaluation") + format(r.nanosecondsPerPoint / 1000, 3) + " µs/point wall, "
+                  + format(r.cpuNanosecondsPerPoint / 1000, 3) + " µs/point CPU")
+        }
+        for (label, hr) in [("WMM2025", false), ("WMMHR2025", true)] {
+            let ns = GeomagneticBenchmark.coefficientLoadNanoseconds(highResolution: hr)
+            print(pad("\(label) coefficient load (warm)") + format(ns / 1e6, 3) + " ms")
+        }
+        for model in ["wmm", "wmmhr"] {
+            var best = Double.infinity
+            for _ in 0..<10 {
+                best = min(best, try spawn(["field", "--lat", "52.5", "--lon", "13.3", "--year", "2026.5", "--model", model]).seconds)
+            }
+            print(pad("process start to first field result, \(model)") + format(best * 1000, 1) + " ms  (best of 10)")
+        }
     }
 
     /// A plain CSV of moving, noisy samples at sensor resolution.
@@ -158,23 +182,23 @@ enum BenchCommand: Command {
         Vector3((v.x * scale).rounded() / scale, (v.y * scale).rounded() / scale, (v.z * scale).rounded() / scale)
     }
 
-    /// Runs `lodestone replay path > /dev/null` and returns its wall time and peak RSS in MB.
+    /// Runs `lodestone ARGS > /dev/null` and returns its wall time and peak RSS in MB.
     ///
     /// The peak is the child's own `VmHWM`, polled from /proc while it runs: the
     /// rusage figure would include this (large) parent, whose memory a spawned
     /// child shares until it calls exec.
-    static func spawnReplay(_ path: String) throws -> (seconds: Double, peakRSS: Double) {
+    static func spawn(_ arguments: [String]) throws -> (seconds: Double, peakRSS: Double) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let args = ["/proc/self/exe", "replay", path]
+        let args = ["/proc/self/exe"] + arguments
         var argv = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let t0 = now()
         guard posix_spawn(&pid, "/proc/self/exe", &actions, nil, &argv, environ) == 0 else {
-            throw CommandFailure(.failure, "could not start lodestone replay")
+            throw CommandFailure(.failure, "could not start lodestone \(arguments.joined(separator: " "))")
         }
         var status: Int32 = 0
         var peakKB = 0.0

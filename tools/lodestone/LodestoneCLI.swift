@@ -13,6 +13,8 @@ enum LodestoneCLI {
         DevicesCommand.self,
         SimulateCommand.self,
         SimulatedBoardCommand.self,
+        FieldCommand.self,
+        EvaluateCommand.self,
         BenchCommand.self,
     ]
 

@@ -5,7 +5,8 @@ struct PipelineOptions {
     static let options: [CommandLineArguments.Option] = [
         .value("heading-filter", "DEG", "Deliver a heading only after it moved this many degrees (default 1; 0 = every sample)."),
         .value("forward", "AXIS", "Body axis whose heading is reported: +y (default), +x, -y, -x."),
-        .flag("no-smoothing", "Report the per-sample heading without smoothing."),
+        .flag("no-smoothing", "Report the per-sample heading without smoothing (compass mode)."),
+        .value("fusion", "MODE", "auto (default: gyro fusion when the log has a gyroscope), ecompass or ahrs."),
     ]
 
     var estimator = HeadingEstimator.Settings()
@@ -23,6 +24,12 @@ struct PipelineOptions {
             estimator.forwardAxis = axis
         }
         if arguments.flag("no-smoothing") { estimator.smoothing = nil }
+        if let text = arguments.string("fusion") {
+            guard let mode = FusionMode(rawValue: text) else {
+                throw UsageError("--fusion must be auto, ecompass or ahrs; got '\(text)'")
+            }
+            estimator.fusion = mode
+        }
     }
 
     func makePipeline() -> HeadingPipeline {

@@ -12,8 +12,14 @@ enum ReplayCommand: Command {
         input. One JSON object is printed per delivered heading with the keys timestamp,
         magneticHeading, trueHeading, headingAccuracy, x, y, z and attitude.
         Without FILE, the bundled demo recording is replayed.
+
+        With --lat and --lon, trueHeading = magneticHeading + declination from the bundled
+        World Magnetic Model (the line gains a declination key). The model date is --date
+        or --year, else the log's wall-clock start (native logs) plus log time, else today;
+        the model is re-evaluated after each hour of log time. Near the magnetic poles
+        (blackout zone, H < 2000 nT) trueHeading stays null and an event line says why.
         """
-    static let options: [CommandLineArguments.Option] = PipelineOptions.options + [
+    static let options: [CommandLineArguments.Option] = PipelineOptions.options + PositionOptions.options + [
         .flag("skip-bad-lines", "Skip malformed lines instead of stopping; report how many at the end."),
     ]
 
@@ -21,6 +27,7 @@ enum ReplayCommand: Command {
         let given = try arguments.positionals(required: 0, optional: 1, "FILE").first
         let path = try given ?? BundledRecording.path()
         let pipelineOptions = try PipelineOptions(arguments)
+        let position = try PositionOptions(arguments)
         let reader = try LogReader(path: path, options: .init(skipBadLines: arguments.flag("skip-bad-lines")))
         if given == nil {
             Console.note("lodestone: replaying the bundled demo recording \(path) (a SIMULATED board, not a sensor; pass a FILE to replay your own)")
@@ -29,10 +36,20 @@ enum ReplayCommand: Command {
         let output = OutputStream(fd: 1)
         let json = JSONLineBuilder()
         let start = reader.metadata?.startUnixSeconds
+        var trueNorth = TrueNorth(position, logStart: start, now: WallClock.now())
         defer { output.flush() }
         do {
             while let sample = try reader.nextSample() {
-                guard let heading = pipeline.process(sample) else { continue }
+                if trueNorth != nil {
+                    for e in try trueNorth!.update(&pipeline, time: sample.time) {
+                        json.appendEvent(e.name, reason: e.reason, detail: e.detail, timestamp: sample.time)
+                    }
+                }
+                let heading = pipeline.process(sample)
+                if pipeline.hasEvents {
+                    for e in pipeline.takeEvents() { json.appendEvent(e, timestamp: sample.time) }
+                }
+                guard let heading else { continue }
                 json.appendHeading(heading, wallClockStart: start)
                 if json.bytes.count >= 1 << 15 {
                     output.write(json.bytes)

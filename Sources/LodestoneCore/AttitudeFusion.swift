@@ -1,0 +1,269 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Attitude and heading from gyroscope, accelerometer and magnetometer (an AHRS).
+///
+/// The gyro carries the attitude from sample to sample; the accelerometer
+/// (gravity) corrects the tilt and the magnetometer corrects only the heading,
+/// so a disturbed field can never tilt the estimate. The corrections come from
+/// three small Kalman filters, one per earth axis (``AxisErrorFilter``), each
+/// holding the angle error about its axis and the gyro-bias error along it:
+///
+/// - the gyro-bias error makes the angle error grow, so a bias is learned from
+///   any correction that keeps pulling the same way, and the heading
+///   uncertainty grows honestly while the magnetometer is rejected;
+/// - the accelerometer and compass readings are given the variance of errors
+///   that persist over a correlation time (`motionCorrelationTime`,
+///   `compassCorrelationTime`), so that many readings of one swing of the arm
+///   count as one, and the filter averages linear acceleration away instead of
+///   following it;
+/// - the accelerometer is averaged in the earth frame over the motion
+///   correlation time before it corrects the tilt: hand motion reverses, its
+///   acceleration integrates to a bounded velocity and averages out, and a
+///   tap is spread thin; an average that still disagrees with the prediction
+///   by more than a gate (a sustained acceleration) is ignored;
+/// - a compass reading that disagrees with the predicted heading by more than
+///   a gate (in standard deviations) is ignored;
+/// - a field whose strength or dip leaves the learned reference is rejected
+///   (``MagneticDisturbanceRejection``); when the field is clean again, the
+///   grown heading variance gives the compass a large gain and the heading
+///   recovers quickly;
+/// - at rest (``RestDetector``) the gyro reading is a direct measurement of its bias.
+///
+/// Estimating the bias from the corrections and averaging acceleration over
+/// its correlation time follow ideas of D. Laidig and T. Seel, "VQF: Highly
+/// accurate IMU orientation estimation with bias estimation and magnetic
+/// disturbance rejection", Information Fusion 91, 2023. The filter here is a
+/// different, Kalman-style design.
+///
+/// Frames: body x right, y forward, z up; earth ENU with north = magnetic north.
+public struct AttitudeFusion: Sendable {
+    public let settings: Settings
+
+    /// Body → ENU attitude (north = magnetic north). Identity before the first usable sample.
+    public private(set) var attitude = Quaternion.identity
+    /// Estimated gyro bias in the body frame, rad/s (subtract it from raw readings).
+    public private(set) var gyroBias = Vector3.zero
+    /// Whether a usable sample has set the attitude yet.
+    public private(set) var isInitialized = false
+
+    private var east: AxisErrorFilter
+    private var north: AxisErrorFilter
+    private var up: AxisErrorFilter
+    private var rest: RestDetector
+    private var magnetic: MagneticDisturbanceRejection
+    private var lastMagneticReadingRejected = false
+    /// Specific force averaged in the (estimated) earth frame over the motion
+    /// correlation time: hand motion reverses, so its acceleration averages out.
+    private var accelerationMean = Vector3.zero
+    /// Mean square of the acceleration about that average, (m/s²)²: how hard
+    /// the board is being moved right now.
+    private var motionVariance = 0.0
+
+    // Derived from the settings once, in SI units.
+    private let angleNoise: Double          // rad²/s
+    private let rateErrorSquared: Double    // rad (variance per radian turned)
+    private let biasNoise: Double           // (rad/s)²/s
+    private let initialBiasVariance: Double // (rad/s)²
+    private let accelerometerErrorSquared: Double // (m/s²)²
+    private let initialTiltVariance: Double // rad²
+    private let motionAccelerationSquared: Double // (m/s²)²
+    private let tiltCorrelation: Double     // s, 2 × correlation time
+    private let compassVariance: Double     // rad², one compass reading (beyond noise)
+    private let compassCorrelation: Double  // s, 2 × correlation time
+    private let magnetometerNoiseSquared: Double // µT²
+    private let compassOffsetVariance: Double // rad²
+    private let accelerationGateSquared: Double
+    private let magneticGateSquared: Double
+
+    static let standardGravity = 9.80665
+
+    public init(settings: Settings = .init()) {
+        self.settings = settings
+        let r = Angle.radiansPerDegree
+        angleNoise = (settings.gyroNoiseDensity * r) * (settings.gyroNoiseDensity * r)
+        rateErrorSquared = settings.gyroRateError * settings.gyroRateError
+        biasNoise = (settings.gyroBiasRandomWalk * r) * (settings.gyroBiasRandomWalk * r)
+        initialBiasVariance = (settings.initialBiasUncertainty * r) * (settings.initialBiasUncertainty * r)
+        accelerometerErrorSquared = settings.accelerometerError * settings.accelerometerError
+        let tilt = settings.motionAcceleration / Self.standardGravity
+        initialTiltVariance = tilt * tilt
+        motionAccelerationSquared = settings.motionAcceleration * settings.motionAcceleration
+        tiltCorrelation = 2 * settings.motionCorrelationTime
+        compassVariance = (settings.compassError * r) * (settings.compassError * r)
+        compassCorrelation = 2 * settings.compassCorrelationTime
+        magnetometerNoiseSquared = settings.magnetometerNoise * settings.magnetometerNoise
+        compassOffsetVariance = (settings.compassOffsetError * r) * (settings.compassOffsetError * r)
+        accelerationGateSquared = settings.accelerationGate * settings.accelerationGate
+        magneticGateSquared = settings.magneticGate * settings.magneticGate
+        east = AxisErrorFilter(angleVariance: 0, biasVariance: initialBiasVariance)
+        north = east
+        up = east
+        rest = RestDetector(rateThreshold: settings.restRateThreshold * r,
+                            accelerationThreshold: settings.restAccelerationThreshold,
+                            minimumDuration: settings.restMinimumDuration,
+                            averagingTime: settings.restMinimumDuration / 3)
+        magnetic = MagneticDisturbanceRejection(normTolerance: settings.fieldNormTolerance,
+                                                dipTolerance: settings.fieldDipTolerance * r,
+                                                referenceTime: settings.fieldReferenceTime,
+                                                noise: settings.magnetometerNoise,
+                                                newFieldTime: settings.newFieldTime,
+                                                newFieldRotation: settings.newFieldRotation * r)
+    }
+
+    /// One standard deviation of the heading error, degrees: grows while the
+    /// compass is rejected (gyro noise, rotation-proportional error, bias
+    /// uncertainty) and shrinks as clean compass readings are fused, down to
+    /// ``Settings/compassOffsetError``. 180 before initialisation.
+    public var headingUncertainty: Double {
+        guard isInitialized else { return 180 }
+        return min(180, (up.angleVariance + compassOffsetVariance).squareRoot() * Angle.degreesPerRadian)
+    }
+
+    /// One standard deviation of the tilt error (larger of the two horizontal axes), degrees.
+    public var tiltUncertainty: Double {
+        isInitialized ? max(east.angleVariance, north.angleVariance).squareRoot() * Angle.degreesPerRadian : 180
+    }
+
+    /// Whether the last magnetometer reading was rejected (field strength or
+    /// dip off the reference, or a heading that contradicts the gyro).
+    public var isMagneticallyDisturbed: Bool { lastMagneticReadingRejected }
+
+    /// Whether the board is lying still (the gyro bias is then being measured).
+    public var isAtRest: Bool { rest.isAtRest }
+
+    /// The learned undisturbed field: strength in µT and dip in degrees (positive down).
+    public var magneticReference: (norm: Double, dip: Double)? {
+        guard let n = magnetic.referenceNorm, let d = magnetic.referenceDip else { return nil }
+        return (n, d * Angle.degreesPerRadian)
+    }
+
+    /// Fuses one sample. `acceleration` is specific force (m/s²), `magneticField`
+    /// the calibrated field (µT), `angularRate` the raw gyro (rad/s), all in the
+    /// body frame; `dt` the seconds since the previous sample.
+    ///
+    /// A sample with a non-finite value or a zero vector is ignored. `dt ≤ 0` is
+    /// ignored too. A gap longer than ``Settings/maximumTimeStep`` re-initialises
+    /// the attitude from this sample (the bias and field reference are kept).
+    public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double) {
+        guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite else { return }
+        let aNorm = a.length, mNorm = m.length
+        guard aNorm > 0, mNorm > 0 else { return }
+        if !isInitialized || dt > settings.maximumTimeStep {
+            initialize(acceleration: a, magneticField: m)
+            return
+        }
+        guard dt > 0 else { return }
+
+        // Gyro prediction.
+        let rate = w - gyroBias
+        let step = rate * dt
+        let turned = step.length
+        attitude = (attitude * Self.rotation(step)).normalized
+        let r = attitude.rotationMatrix
+        // A scale-factor error turns the estimate about the axis of rotation:
+        // each earth axis grows with the rotation about it.
+        let rateE = r * rate
+        let k = rateErrorSquared
+        east.predict(dt: dt, angleNoise: angleNoise + k * abs(rateE.x), biasNoise: biasNoise)
+        north.predict(dt: dt, angleNoise: angleNoise + k * abs(rateE.y), biasNoise: biasNoise)
+        up.predict(dt: dt, angleNoise: angleNoise + k * abs(rateE.z), biasNoise: biasNoise)
+        var angle = Vector3.zero   // earth-frame attitude correction, rad
+        var bias = Vector3.zero    // earth-frame bias correction, rad/s
+
+        // At rest the bias-corrected rate is the bias error plus noise.
+        if rest.update(angularRate: rate, acceleration: a, dt: dt) {
+            let noise = angleNoise / dt
+            let ce = east.measureBias(innovation: rateE.x, noise: noise)
+            let cn = north.measureBias(innovation: rateE.y, noise: noise)
+            let cu = up.measureBias(innovation: rateE.z, noise: noise)
+            angle += Vector3(ce.angle, cn.angle, cu.angle)
+            bias += Vector3(ce.bias, cn.bias, cu.bias)
+        }
+
+        // Tilt from gravity: the rotation that brings the averaged "up" to +z.
+        let aE = r * a
+        let averaging = min(1, dt / settings.motionCorrelationTime)
+        accelerationMean += (aE - accelerationMean) * averaging
+        motionVariance += ((aE - accelerationMean).squaredLength - motionVariance) * averaging
+        let meanNorm = accelerationMean.length
+        let ex = accelerationMean.y / meanNorm, ny = -accelerationMean.x / meanNorm
+        let tiltVariance = (min(motionVariance, motionAccelerationSquared) + accelerometerErrorSquared) / (meanNorm * meanNorm)
+        if ex * ex + ny * ny <= accelerationGateSquared * (tiltVariance + max(east.angleVariance, north.angleVariance)) {
+            let noise = tiltVariance * tiltCorrelation / dt
+            let ce = east.measureAngle(innovation: ex, noise: noise)
+            let cn = north.measureAngle(innovation: ny, noise: noise)
+            angle += Vector3(ce.angle, cn.angle, 0)
+            bias += Vector3(ce.bias, cn.bias, 0)
+        }
+
+        // Heading from the horizontal field.
+        let mE = r * m
+        let horizontalSquared = mE.x * mE.x + mE.y * mE.y
+        lastMagneticReadingRejected = true
+        if magnetic.classify(fieldInEarth: mE, norm: mNorm, rotation: turned, dt: dt),
+           horizontalSquared > 1e-6 * mNorm * mNorm {
+            let psi = atan2(mE.x, mE.y)
+            let noise = magnetometerNoiseSquared / horizontalSquared
+                + mE.z * mE.z / horizontalSquared * north.angleVariance
+            let compass = compassVariance
+            if psi * psi <= magneticGateSquared * (up.angleVariance + noise + compass + compassOffsetVariance) {
+                let cu = up.measureAngle(innovation: psi, noise: noise + compass * compassCorrelation / dt)
+                angle.z += cu.angle
+                bias.z += cu.bias
+                magnetic.learn(norm: mNorm, sinDip: -mE.z / mNorm, dt: dt)
+                lastMagneticReadingRejected = false
+            }
+        }
+
+        attitude = (Self.rotation(angle) * attitude).normalized
+        // The average was taken in the old earth frame: turn it with the correction.
+        accelerationMean += angle.cross(accelerationMean)
+        gyroBias += r.transposed * bias
+    }
+
+    /// Starts over: attitude, bias and field reference are forgotten.
+    public mutating func reset() {
+        self = AttitudeFusion(settings: settings)
+    }
+
+    /// Sets the attitude from gravity and the field alone (first sample, or after a gap).
+    private mutating func initialize(acceleration a: Vector3, magneticField m: Vector3) {
+        let upAxis = a.normalized
+        let eastAxis = m.cross(upAxis)
+        let horizontal = eastAxis.length
+        guard horizontal > 1e-3 * m.length else { return } // field along gravity: no heading
+        let e = eastAxis / horizontal
+        attitude = Quaternion(rotationMatrix: Matrix3(rows: e, upAxis.cross(e), upAxis))
+        let mE = attitude.rotate(m)
+        let clean = magnetic.classify(fieldInEarth: mE, norm: m.length, rotation: 0, dt: 0)
+        let keptBias = isInitialized ? up.biasVariance : initialBiasVariance
+        east = AxisErrorFilter(angleVariance: initialTiltVariance, biasVariance: isInitialized ? east.biasVariance : keptBias)
+        north = AxisErrorFilter(angleVariance: initialTiltVariance, biasVariance: isInitialized ? north.biasVariance : keptBias)
+        let tanDipSquared = mE.z * mE.z / (horizontal * horizontal)
+        let headingVariance = clean
+            ? magnetometerNoiseSquared / (horizontal * horizontal) + compassVariance + tanDipSquared * initialTiltVariance
+            : Double.pi * Double.pi
+        up = AxisErrorFilter(angleVariance: headingVariance, biasVariance: keptBias)
+        accelerationMean = Vector3(0, 0, a.length)
+        motionVariance = settings.motionAcceleration * settings.motionAcceleration
+        lastMagneticReadingRejected = !clean
+        rest.reset()
+        isInitialized = true
+    }
+
+    /// The unit quaternion of rotation vector `v`; a series for the small
+    /// per-sample steps (exact to the fifth order), the closed form otherwise.
+    @inline(__always)
+    static func rotation(_ v: Vector3) -> Quaternion {
+        let a2 = v.squaredLength
+        guard a2 < 1e-2 else { return Quaternion(rotationVector: v) }
+        let s = 0.5 - a2 / 48
+        return Quaternion(w: 1 - a2 / 8 + a2 * a2 / 384, x: v.x * s, y: v.y * s, z: v.z * s)
+    }
+}

@@ -1,0 +1,88 @@
+extension AttitudeFusion {
+    /// What ``AttitudeFusion`` assumes about the sensors and the motion.
+    ///
+    /// Every value is a physical property with a unit, not a gain: the filter
+    /// derives its gains from them (as a Kalman filter does), so a different
+    /// sensor is described by its data sheet rather than re-tuned. Angles are
+    /// in degrees, as at every Lodestone interface.
+    public struct Settings: Hashable, Sendable {
+        // MARK: Gyroscope
+
+        /// White noise of the gyroscope, (°/s)/√Hz (angle random walk).
+        public var gyroNoiseDensity = 0.01
+        /// Relative error of the measured rotation (scale factor and axis
+        /// misalignment), as a fraction. It grows the uncertainty about each
+        /// earth axis in proportion to the rotation about that axis, taken to
+        /// decorrelate after one radian of rotation.
+        public var gyroRateError = 0.005
+        /// Random walk of the gyro bias, (°/s)/√s (bias instability).
+        public var gyroBiasRandomWalk = 0.01
+        /// Uncertainty of the gyro bias at start, °/s (turn-on bias of the part).
+        public var initialBiasUncertainty = 1.0
+
+        // MARK: Accelerometer
+
+        /// Error of the accelerometer that does not average out (bias,
+        /// calibration), m/s². The tilt is trusted no further than this.
+        public var accelerometerError = 0.1
+        /// Typical non-gravitational acceleration of a board moved by hand,
+        /// m/s². The filter measures how hard the board moves (the spread of the
+        /// acceleration about its earth-frame average); that level, capped at
+        /// this value, sets how far a tilt reading is trusted. Harder motion is
+        /// left to the averaging below.
+        public var motionAcceleration = 0.4
+        /// How long a hand motion's acceleration lasts before it reverses, s.
+        /// Acceleration is averaged in the earth frame over this time (it
+        /// integrates to a bounded velocity, so it averages out), and readings
+        /// closer together than this are not counted as independent.
+        public var motionCorrelationTime = 1.0
+        /// An averaged tilt reading that disagrees with the prediction by more
+        /// than this many standard deviations (a sustained acceleration, such
+        /// as a vehicle turning) is ignored. Short shocks are averaged away.
+        public var accelerationGate = 3.0
+
+        // MARK: Magnetometer
+
+        /// White noise of each magnetometer axis, µT.
+        public var magnetometerNoise = 0.7
+        /// Heading error of a single calibrated compass reading that noise does
+        /// not explain (residual calibration, nearby iron), degrees.
+        public var compassError = 3.0
+        /// How long that error persists while the board moves, s.
+        public var compassCorrelationTime = 2.0
+        /// The part of the compass error that never averages out: residual
+        /// hard/soft-iron error and the local deviation of the field from
+        /// magnetic north, degrees. It bounds ``AttitudeFusion/headingUncertainty``
+        /// from below.
+        public var compassOffsetError = 1.5
+        /// A reading whose heading innovation exceeds this many standard
+        /// deviations is rejected.
+        public var magneticGate = 3.0
+        /// Largest relative deviation of the field strength from the learned
+        /// reference before the field counts as disturbed.
+        public var fieldNormTolerance = 0.1
+        /// Largest deviation of the dip angle from the learned reference, degrees.
+        public var fieldDipTolerance = 10.0
+        /// Averaging time of the learned field reference, s.
+        public var fieldReferenceTime = 60.0
+        /// A different field is adopted as the new reference after it stayed
+        /// constant in the earth frame this long, s ...
+        public var newFieldTime = 20.0
+        /// ... while the board turned at least this far, degrees.
+        public var newFieldRotation = 180.0
+
+        // MARK: Rest and time
+
+        /// Largest bias-corrected angular rate counted as rest, °/s.
+        public var restRateThreshold = 2.0
+        /// Largest acceleration change counted as rest, m/s².
+        public var restAccelerationThreshold = 0.5
+        /// How long the board must be still before rest is declared, s.
+        public var restMinimumDuration = 1.5
+        /// Longest time step integrated, s. After a longer gap the board may
+        /// have turned anywhere, so the attitude restarts from gravity and field.
+        public var maximumTimeStep = 0.5
+
+        public init() {}
+    }
+}

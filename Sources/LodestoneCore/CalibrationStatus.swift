@@ -1,0 +1,31 @@
+/// What the pipeline knows about the magnetometer calibration in use, for
+/// `headingAccuracy` and for deciding when to ask for a new calibration.
+public struct CalibrationStatus: Hashable, Sendable {
+    /// RMS of the corrected field magnitude's relative error at fit time, percent.
+    public var fitErrorPercent: Double
+    /// Field strength the corrected readings should have, µT.
+    public var fieldStrength: Double
+    /// Magnetic dip measured with the calibration, degrees (positive down), when known.
+    public var dip: Double?
+    /// When the profile was made, Unix seconds; nil when unknown.
+    public var created: Double?
+    /// Share of 100 equal-area direction regions covered, percent.
+    public var coveragePercent: Double
+
+    public init(fitErrorPercent: Double, fieldStrength: Double, dip: Double? = nil, created: Double? = nil,
+                coveragePercent: Double = 100) {
+        self.fitErrorPercent = fitErrorPercent
+        self.fieldStrength = fieldStrength
+        self.dip = dip
+        self.created = created
+        self.coveragePercent = coveragePercent
+    }
+
+    /// The heading error, in degrees (1σ), that a residual magnitude error of
+    /// `fitErrorPercent` implies: an error vector of that relative size
+    /// across the horizontal field turns the heading by about `ε / cos(dip)`.
+    public func headingError(dip: Double) -> Double {
+        let cosDip = max(0.05, HeadingDirection(degrees: dip).north)
+        return fitErrorPercent / 100 / cosDip * Angle.degreesPerRadian
+    }
+}

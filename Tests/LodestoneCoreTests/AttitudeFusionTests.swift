@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+@testable import LodestoneCore
+
+@Suite struct AttitudeFusionTests {
+    let dt = 0.01
+
+    @Test func firstSampleSetsAttitudeFromGravityAndField() {
+        let truth = Quaternion(axis: Vector3(0.2, -0.4, 1), angle: 2.1)
+        var sim = MotionSimulation(truth: truth)
+        sim.magNoise = 0
+        sim.accelNoise = 0
+        var fusion = AttitudeFusion()
+        #expect(!fusion.isInitialized)
+        #expect(fusion.headingUncertainty == 180)
+        let r = sim.step(rate: .zero, dt: dt)
+        fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+        #expect(fusion.isInitialized)
+        #expect(abs(abs(fusion.attitude.dot(truth)) - 1) < 1e-9)
+        #expect(fusion.headingUncertainty < 10)
+    }
+
+    /// Constant rates about tilted axes (four 60 s legs, each about a different
+    /// axis) with a constant gyro bias: the bias is learned from gravity and
+    /// field during the motion, never at rest, and the heading follows.
+    /// (About a single fixed axis only the bias along that axis is observable;
+    /// the rest of it just makes the board wobble.)
+    @Test func learnsGyroBiasAndTracksHeadingWhileTurning() {
+        var sim = MotionSimulation(truth: Quaternion(axis: Vector3(1, 1, 0), angle: 0.3), seed: 7)
+        let bias = Vector3(0.012, -0.02, 0.015) // rad/s, about 0.7–1.1 °/s
+        sim.gyroBias = bias
+        var fusion = AttitudeFusion()
+        let axes = [Vector3(0.3, -0.5, 0.8), Vector3(-0.7, 0.2, 0.5), Vector3(0.4, 0.8, -0.3), Vector3(-0.2, -0.6, -0.6)]
+        var worstLate = 0.0
+        var withoutBias = AttitudeFusion() // reference: same filter, bias never learned
+        var settings = AttitudeFusion.Settings()
+        settings.initialBiasUncertainty = 1e-6
+        settings.gyroBiasRandomWalk = 1e-9
+        withoutBias = AttitudeFusion(settings: settings)
+        var lateErrorWithout = 0.0
+        for i in 0..<24_000 { // 240 s
+            let r = sim.step(rate: axes[i / 6_000].normalized * 0.6, dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+            withoutBias.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+            if i >= 18_000 {
+                worstLate = max(worstLate, headingError(fusion.attitude, sim.truth))
+                lateErrorWithout = max(lateErrorWithout, headingError(withoutBias.attitude, sim.truth))
+            }
+        }
+        let biasError = (fusion.gyroBias - bias).length * Angle.degreesPerRadian
+        #expect(biasError < 0.1, "bias error \(biasError) °/s: \(fusion.gyroBias) vs \(bias)")
+        #expect(worstLate < 1, "heading error \(worstLate)°")
+        // The bias estimate is what keeps the heading: without it the same filter lags.
+        #expect(lateErrorWithout > worstLate)
+        #expect(!fusion.isAtRest)
+    }
+
+    @Test func learnsBiasAtRest() {
+        var sim = MotionSimulation(seed: 3)
+        sim.gyroBias = Vector3(-0.01, 0.02, 0.03)
+        var fusion = AttitudeFusion()
+        for _ in 0..<1_000 {
+            let r = sim.step(rate: .zero, dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+        }
+        #expect(fusion.isAtRest)
+        #expect((fusion.gyroBias - sim.gyroBias).length * Angle.degreesPerRadian < 0.02)
+    }
+
+    /// A magnet fixed to the board for 20 s while it turns: the heading must
+    /// not follow the field, the disturbance must be reported, the uncertainty
+    /// must grow, and the filter must come back once the magnet is gone.
+    @Test func attachedMagnetDoesNotSwingHeadingAndFilterRecovers() {
+        var sim = MotionSimulation(seed: 11)
+        sim.gyroBias = Vector3(0.004, -0.003, 0.005)
+        var fusion = AttitudeFusion()
+        var worstDuring = 0.0, disturbedDuring = 0, samplesDuring = 0
+        var uncertaintyBefore = 0.0, uncertaintyAtEnd = 0.0
+        var errorAfter = 0.0
+        var naiveWorst = 0.0
+        for i in 0..<9_000 { // 90 s: 10 s still, then turning; magnet from 30 s to 50 s
+            let t = Double(i) * dt
+            sim.bodyFieldOffset = (30..<50).contains(t) ? Vector3(15, 25, -20) : .zero
+            let rate = t < 10 ? Vector3.zero : Vector3(0.2 * sin(0.5 * t), 0.15 * cos(0.3 * t), 0.5)
+            let r = sim.step(rate: rate, dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+            let err = headingError(fusion.attitude, sim.truth)
+            if i == 2_999 { uncertaintyBefore = fusion.headingUncertainty }
+            if (30..<50).contains(t) {
+                samplesDuring += 1
+                worstDuring = max(worstDuring, err)
+                if fusion.isMagneticallyDisturbed { disturbedDuring += 1 }
+                naiveWorst = max(naiveWorst, headingError(naiveCompass(r), sim.truth))
+            }
+            if i == 4_999 { uncertaintyAtEnd = fusion.headingUncertainty }
+            if t >= 70 { errorAfter = max(errorAfter, err) }
+        }
+        #expect(naiveWorst > 30, "the magnet must matter: a plain compass is off by \(naiveWorst)°")
+        #expect(worstDuring < 1, "heading error with the magnet \(worstDuring)°")
+        #expect(Double(disturbedDuring) > 0.9 * Double(samplesDuring))
+        #expect(uncertaintyAtEnd > uncertaintyBefore)
+        #expect(errorAfter < 1, "heading error after the magnet left \(errorAfter)°")
+        #expect(!fusion.isMagneticallyDisturbed)
+        #expect(fusion.headingUncertainty < uncertaintyAtEnd)
+    }
+
+    /// A short strong field in the room (walking past a magnet) while still.
+    @Test func passingMagnetIsRejected() {
+        var sim = MotionSimulation(seed: 5)
+        var fusion = AttitudeFusion()
+        var worst = 0.0
+        for i in 0..<4_000 {
+            let t = Double(i) * dt
+            sim.earthFieldOffset = (20..<22).contains(t) ? Vector3(30, -10, 5) : .zero
+            let r = sim.step(rate: Vector3(0, 0, t < 15 ? 0 : 0.3), dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+            if t > 15 { worst = max(worst, headingError(fusion.attitude, sim.truth)) }
+        }
+        #expect(worst < 1, "heading error \(worst)°")
+    }
+
+    @Test func nonFiniteSamplesAndBadTimeStepsAreIgnored() {
+        var sim = MotionSimulation(seed: 2)
+        var fusion = AttitudeFusion()
+        for _ in 0..<500 {
+            let r = sim.step(rate: Vector3(0, 0, 0.2), dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+        }
+        let before = fusion.attitude, bias = fusion.gyroBias, sigma = fusion.headingUncertainty
+        let nan = Double.nan
+        fusion.update(acceleration: Vector3(nan, 0, 9.8), magneticField: Vector3(0, 20, -40), angularRate: .zero, dt: dt)
+        fusion.update(acceleration: Vector3(0, 0, 9.8), magneticField: Vector3(0, .infinity, -40), angularRate: .zero, dt: dt)
+        fusion.update(acceleration: Vector3(0, 0, 9.8), magneticField: Vector3(0, 20, -40), angularRate: Vector3(0, nan, 0), dt: dt)
+        fusion.update(acceleration: Vector3(0, 0, 9.8), magneticField: Vector3(0, 20, -40), angularRate: .zero, dt: nan)
+        fusion.update(acceleration: Vector3(0, 0, 9.8), magneticField: Vector3(0, 20, -40), angularRate: .zero, dt: 0)
+        fusion.update(acceleration: Vector3(0, 0, 9.8), magneticField: Vector3(0, 20, -40), angularRate: .zero, dt: -1)
+        fusion.update(acceleration: .zero, magneticField: Vector3(0, 20, -40), angularRate: .zero, dt: dt)
+        #expect(fusion.attitude == before)
+        #expect(fusion.gyroBias == bias)
+        #expect(fusion.headingUncertainty == sigma)
+        // It goes on normally afterwards.
+        for _ in 0..<200 {
+            let r = sim.step(rate: Vector3(0, 0, 0.2), dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+        }
+        #expect(headingError(fusion.attitude, sim.truth) < 2)
+    }
+
+    /// After a gap the board may have turned anywhere: the attitude restarts
+    /// from gravity and field, the learned bias is kept.
+    @Test func longGapReinitialisesAttitudeAndKeepsBias() {
+        var sim = MotionSimulation(seed: 4)
+        sim.gyroBias = Vector3(0.02, 0, -0.01)
+        var fusion = AttitudeFusion()
+        for _ in 0..<1_000 {
+            let r = sim.step(rate: .zero, dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+        }
+        let bias = fusion.gyroBias
+        sim.truth = Quaternion(axis: Vector3(0.3, 0.1, 1), angle: 2.5) // turned during the gap
+        let r = sim.step(rate: .zero, dt: dt)
+        fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: 5)
+        #expect(headingError(fusion.attitude, sim.truth) < 5)
+        #expect(fusion.gyroBias == bias)
+    }
+
+    private func naiveCompass(_ r: MotionSimulation.Reading) -> Quaternion {
+        let up = r.acceleration.normalized
+        let east = r.magneticField.cross(up).normalized
+        return Quaternion(rotationMatrix: Matrix3(rows: east, up.cross(east), up))
+    }
+}

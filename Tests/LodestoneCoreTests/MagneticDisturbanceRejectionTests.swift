@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import LodestoneCore
+
+@Suite struct MagneticDisturbanceRejectionTests {
+    static let earthField = Vector3(0, 16.5, -40.8) // 44 µT, dip 68°
+
+    func rejection() -> MagneticDisturbanceRejection {
+        MagneticDisturbanceRejection(normTolerance: 0.1, dipTolerance: 10 * Angle.radiansPerDegree,
+                                     referenceTime: 60, noise: 0.7, newFieldTime: 20, newFieldRotation: .pi)
+    }
+
+    @Test func learnsReferenceAndRejectsStrengthOrDipChanges() throws {
+        var r = rejection()
+        let f = Self.earthField
+        _ = r.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0.01)
+        let ref = try #require(r.referenceNorm)
+        #expect(abs(ref - f.length) < 1e-9)
+        #expect(abs(try #require(r.referenceDip) * Angle.degreesPerRadian - 67.98) < 0.05)
+        let v1 = r.classify(fieldInEarth: f * 1.05, norm: f.length * 1.05, rotation: 0, dt: 0.01)
+        #expect(v1)
+        let v2 = r.classify(fieldInEarth: f * 1.15, norm: f.length * 1.15, rotation: 0, dt: 0.01)
+        #expect(!v2)
+        #expect(r.isDisturbed)
+        // Same strength, dip 80° instead of 68°.
+        let steep = Vector3(0, cos(80 * Double.pi / 180), -sin(80 * Double.pi / 180)) * f.length
+        let v3 = r.classify(fieldInEarth: steep, norm: steep.length, rotation: 0, dt: 0.01)
+        #expect(!v3)
+        let v4 = r.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0.01)
+        #expect(v4)
+        #expect(!r.isDisturbed)
+    }
+
+    /// A new field that stays put in the room while the board turns is adopted.
+    @Test func adoptsNewEarthFixedFieldAfterTurning() throws {
+        var r = rejection()
+        let f = Self.earthField
+        _ = r.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0.01)
+        let newField = Vector3(3, 25, -30) // 39.2 µT, dip ≈ 50°
+        var adoptedAt: Int?
+        for i in 0..<3_000 where adoptedAt == nil {
+            if r.classify(fieldInEarth: newField, norm: newField.length, rotation: 0.005, dt: 0.01) { adoptedAt = i }
+        }
+        let i = try #require(adoptedAt)
+        #expect(i >= 1_999 && i < 2_100) // after 20 s of it (0.5 rad/s is enough rotation)
+        #expect(abs(try #require(r.referenceNorm) - newField.length) < 1e-6)
+    }
+
+    /// Readings that happen to match the old reference now and then must not
+    /// restart the 20 s the new field needs to be adopted.
+    @Test func occasionalOldFieldReadingsDoNotRestartAdoption() throws {
+        var r = rejection()
+        let f = Self.earthField
+        _ = r.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0.01)
+        let far = Vector3(0, 20, -45) // 49.2 µT: disturbed; every 10th reading is the old field
+        var adoptedAt: Int?
+        for i in 0..<3_000 where adoptedAt == nil {
+            let e = i % 10 == 0 ? f : far
+            let clean = r.classify(fieldInEarth: e, norm: e.length, rotation: 0.005, dt: 0.01)
+            if clean, i % 10 != 0 { adoptedAt = i }
+        }
+        let i = try #require(adoptedAt)
+        #expect(i < 2_100, "adopted after \(i) readings")
+        #expect(abs(try #require(r.referenceNorm) - far.length) < 1) // the average of what was seen
+    }
+
+    /// A magnet on the board turns with it: its field is not constant in the
+    /// room, so it is never adopted. Lying still, the two cannot be told apart.
+    @Test func neverAdoptsBodyFixedOffsetOrFieldSeenOnlyWhileStill() {
+        var r = rejection()
+        let f = Self.earthField
+        _ = r.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0.01)
+        let offset = Vector3(10, 20, 25) // body frame
+        for i in 0..<6_000 { // 60 s turning about the vertical at 0.5 rad/s
+            let yaw = Quaternion(axis: .unitZ, angle: 0.005 * Double(i))
+            let e = f + yaw.rotate(offset)
+            let v5 = r.classify(fieldInEarth: e, norm: e.length, rotation: 0.005, dt: 0.01)
+            #expect(!v5)
+        }
+        var still = rejection()
+        _ = still.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0.01)
+        let e = f + offset
+        for _ in 0..<6_000 {
+            let v6 = still.classify(fieldInEarth: e, norm: e.length, rotation: 0, dt: 0.01)
+            #expect(!v6)
+        }
+    }
+}

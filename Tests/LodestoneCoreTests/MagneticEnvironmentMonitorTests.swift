@@ -1,0 +1,103 @@
+import Testing
+import LodestoneCore
+import LodestoneSimulation
+
+/// Runs a recording through a pipeline, adding `extraField(t)` (body frame, µT) to the magnetometer.
+private func events(_ recording: SyntheticRecording, settings: HeadingEstimator.Settings = .init(),
+                    extraField: (Double) -> Vector3 = { _ in .zero })
+    -> (events: [(time: Double, event: MagneticEvent)], accuracy: [(time: Double, accuracy: Double)]) {
+    var recording = recording
+    var pipeline = HeadingPipeline(settings: settings, headingFilter: 0)
+    var out: [(Double, MagneticEvent)] = []
+    var accuracy: [(Double, Double)] = []
+    while var s = recording.nextSample() {
+        s.magneticField += extraField(s.time)
+        if let h = pipeline.process(s) { accuracy.append((s.time, h.headingAccuracy)) }
+        for e in pipeline.takeEvents() { out.append((s.time, e)) }
+    }
+    return (out, accuracy)
+}
+
+private let calibrated = CalibrationStatus(fitErrorPercent: 1, fieldStrength: 50, dip: 65, created: nil)
+
+@Suite struct MagneticEnvironmentMonitorTests {
+    let sway = MotionProfile([.sway(center: BoardAttitude(heading: 40, pitch: 10), amplitude: BoardAttitude(heading: 60, pitch: 15, roll: 15),
+                                    period: 8, duration: 120)])
+
+    @Test func uncalibratedBoardIsPromptedOnceAndCleanDataRaisesNothingElse() {
+        let r = events(SyntheticRecording(profile: sway, rate: 50, errors: .typical))
+        #expect(r.events.count == 1)
+        guard case .calibrationNeeded(.neverCalibrated, _)? = r.events.first?.event else {
+            Issue.record("expected a neverCalibrated prompt, got \(r.events)")
+            return
+        }
+    }
+
+    @Test func calibratedCleanDataRaisesNothing() {
+        var settings = HeadingEstimator.Settings()
+        settings.calibrationStatus = calibrated
+        let r = events(SyntheticRecording(profile: sway, rate: 50, errors: .typical), settings: settings)
+        #expect(r.events.isEmpty, "\(r.events)")
+    }
+
+    @Test func attachedMagnetStartsAndEndsADisturbanceAndWidensAccuracy() {
+        var settings = HeadingEstimator.Settings()
+        settings.calibrationStatus = calibrated
+        // A magnet carried with the board from 30 s to 60 s: a constant body-frame offset.
+        let magnet = Vector3(12, -5, 20)
+        let r = events(SyntheticRecording(profile: sway, rate: 50, errors: .typical), settings: settings,
+                       extraField: { (30..<60).contains($0) ? magnet : .zero })
+        let starts = r.events.filter { if case .disturbanceStarted = $0.event { return true } else { return false } }
+        let ends = r.events.filter { if case .disturbanceEnded = $0.event { return true } else { return false } }
+        #expect(starts.count == 1)
+        #expect(ends.count == 1)
+        let delay = (starts.first?.time ?? 99) - 30
+        #expect(delay >= 0 && delay < 0.5, "detection delay \(delay) s")
+        #expect((ends.first?.time ?? 0) > 60 && (ends.first?.time ?? 99) < 63)
+        let before = r.accuracy.filter { (20..<30).contains($0.time) }.map(\.accuracy).max() ?? 0
+        let during = r.accuracy.filter { (35..<60).contains($0.time) }.map(\.accuracy).min() ?? 0
+        #expect(during > 2 * before, "accuracy \(before)° before, \(during)° during")
+    }
+
+    @Test func changedHardIronAsksForCalibrationOnceAndNotAgainWithinTheInterval() {
+        var settings = HeadingEstimator.Settings()
+        settings.calibrationStatus = calibrated
+        settings.monitor.persistence = 20
+        let rec = SyntheticRecording(profile: MotionProfile([.sway(center: BoardAttitude(heading: 0), amplitude: BoardAttitude(heading: 90, pitch: 20, roll: 20),
+                                                                   period: 10, duration: 300)]), rate: 20, errors: .typical)
+        // From 10 s on, a new permanent offset of 15 µT along z: the profile no longer holds.
+        let r = events(rec, settings: settings, extraField: { $0 > 10 ? Vector3(0, 0, 15) : .zero })
+        let prompts = r.events.compactMap { e -> (Double, CalibrationReason)? in
+            if case .calibrationNeeded(let reason, _) = e.event { return (e.time, reason) }
+            return nil
+        }
+        #expect(prompts.count == 1, "\(prompts)") // 10-minute minimum interval
+        #expect(prompts.first.map { $0.0 > 30 && $0.0 < 80 } == true)
+        #expect(prompts.first?.1 == .fieldMagnitudeOff || prompts.first?.1 == .dipOff)
+    }
+
+    @Test func staleProfileIsReported() {
+        var settings = HeadingEstimator.Settings()
+        settings.calibrationStatus = CalibrationStatus(fitErrorPercent: 1, fieldStrength: 50, created: 1_700_000_000)
+        settings.wallClockStart = 1_700_000_000 + 200 * 86_400
+        let r = events(SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 1), duration: 2)])),
+                       settings: settings)
+        guard case .calibrationNeeded(.fitStale, let detail)? = r.events.first?.event else {
+            Issue.record("expected fitStale, got \(r.events)")
+            return
+        }
+        #expect(detail.contains("200 days"))
+    }
+
+    @Test func modelDipMismatchIsADisturbanceWhileStill() {
+        var settings = HeadingEstimator.Settings()
+        settings.calibrationStatus = calibrated
+        // Simulated dip is 65°; the model says 65° too, then a field tilted 10° further down appears.
+        settings.expectedField = ExpectedField(strength: 50, dip: 65)
+        let hold = MotionProfile([.hold(BoardAttitude(heading: 20), duration: 20)])
+        let down = Vector3(0, -7.5, -3.0) // body = earth when flat at heading 20°? use a mostly downward pull
+        let r = events(SyntheticRecording(profile: hold, rate: 50, errors: .typical), settings: settings,
+                       extraField: { $0 > 10 ? down : .zero })
+        #expect(r.events.contains { if case .disturbanceStarted = $0.event { return $0.time > 10 } else { return false } })
+    }
+}

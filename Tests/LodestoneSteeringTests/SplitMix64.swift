@@ -1,0 +1,18 @@
+/// Seeded pseudo-random numbers for reproducible test inputs: SplitMix64 (G. L. Steele,
+/// D. Lea, C. H. Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014;
+/// constants as published by S. Vigna).
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [lower, upper).
+    mutating func uniform(_ lower: Double, _ upper: Double) -> Double {
+        lower + (upper - lower) * Double(next() >> 11) / Double(1 << 53)
+    }
+}
