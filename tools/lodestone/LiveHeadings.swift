@@ -3,14 +3,15 @@ import LodestoneCore
 import LodestoneIIO
 import LodestoneLogs
 
-/// The live loop shared by `watch` and `record`: IIO source → pipeline → NDJSON
-/// on standard output, one line written (and so flushed) at a time.
+/// The live loop shared by `watch` and `record`: IIO source → ``HeadingStream`` →
+/// NDJSON on standard output, one line written (and so flushed) at a time.
 ///
-/// Headings use `replay`'s line format plus `time`, the wall clock of the
-/// sample. Objects with an `event` key carry everything else:
-/// `sourceFault` (with `reason`; the source is retried with back-off from 0.1 s
-/// to 5 s), `sourceResumed`, and `sensorHealth` (with `flags`, empty when all is
-/// well again) when a sensor gets stuck or saturated.
+/// Headings and pipeline events are exactly what `replay` prints for the same
+/// samples (headings carry `time`, the wall clock of the sample). The source adds
+/// its own events, in the stream's style (`reason` a short code, `detail` a
+/// sentence, `time` the wall clock): `sourceFault` (the source is retried with
+/// back-off from 0.1 s to 5 s), `sourceResumed`, and `sensorHealth` with `flags`
+/// (empty when all is well again) when a sensor gets stuck or saturated.
 struct LiveHeadings {
     /// Stop after this many headings (`watch --count`).
     var headingLimit: Int?
@@ -24,22 +25,21 @@ struct LiveHeadings {
     /// Runs until a limit, a stop signal, or a fatal error (thrown as a ``CommandFailure``).
     /// `each` sees every sample, with its raw counts and the `start` text of time 0,
     /// before the pipeline does.
-    func run(source: IIOSensorSource, pipeline initial: HeadingPipeline, stop: StopSignals,
+    func run(source: IIOSensorSource, stream initial: HeadingStream, stop: StopSignals,
              each: (SensorSample, IIORawCounts, String) throws -> Void = { _, _, _ in }) throws -> ExitCode {
-        var pipeline = initial
+        var stream = initial
         let output = OutputStream(fd: 1)
         let json = JSONLineBuilder(capacity: 4096)
         var printing = printsHeadings
         var printed = 0
         var backoff = 0.1
-        var faultReason: String?
+        var faultDetail: String?
         var health = HealthState()
         var startText: String?
-        var start: Double?
 
         func emit() -> Bool {
             defer { json.removeAll() }
-            guard printing else { return true }
+            guard printing, json.count > 0 else { return true }
             output.write(json.bytes)
             if output.failed {
                 printing = false
@@ -53,9 +53,14 @@ struct LiveHeadings {
             do {
                 next = try source.nextSample()
             } catch let error where error.isTransient {
-                if faultReason != error.description {
-                    faultReason = error.description
-                    event(json, "sourceFault") { $0.string("reason", error.description) }
+                if faultDetail != error.description {
+                    faultDetail = error.description
+                    json.beginObject()
+                    json.string("event", "sourceFault")
+                    json.string("reason", error.reasonCode)
+                    json.string("detail", error.description)
+                    json.string("time", WallClockTime.iso8601(unixSeconds: WallClock.now()))
+                    json.endObject()
                     guard emit() else { break }
                 }
                 guard stop.sleep(backoff) else { break }
@@ -65,40 +70,40 @@ struct LiveHeadings {
                 throw CommandFailure(error.exitCode, error.description)
             }
             guard let sample = next else { break } // cancelled by a stop signal
-            if faultReason != nil {
-                faultReason = nil
+            if faultDetail != nil {
+                faultDetail = nil
                 backoff = 0.1
-                event(json, "sourceResumed") { _ in }
+                json.beginObject()
+                json.string("event", "sourceResumed")
+                json.string("time", WallClockTime.iso8601(unixSeconds: WallClock.now()))
+                json.endObject()
                 guard emit() else { break }
             }
-            if startText == nil, let wall = source.startWallClock {
-                // The log stores this text; using its parsed value here makes `replay` print the same `time`.
-                let text = WallClockTime.iso8601(unixSeconds: wall, fractionDigits: 6)
+            if startText == nil {
+                // The log stores this text; starting from its parsed value makes `replay` print the same `time`.
+                let text = WallClockTime.iso8601(unixSeconds: source.startWallClock ?? WallClock.now(), fractionDigits: 6)
                 startText = text
-                start = WallClockTime.parse(text)
+                stream.start(wallClockStart: WallClockTime.parse(text))
             }
             if let duration, sample.time >= duration { break }
             try each(sample, source.latestRaw ?? IIORawCounts(magnetometer: .zero, accelerometer: .zero, gyroscope: nil), startText ?? "")
             if health.changed(source.diagnostics) {
-                let flags = source.diagnostics.flags
-                event(json, "sensorHealth") { $0.raw("flags", Self.jsonArray(flags)) }
+                json.beginObject()
+                json.string("event", "sensorHealth")
+                json.raw("flags", Self.jsonArray(source.diagnostics.flags))
+                json.number("timestamp", sample.time, decimals: 6)
+                json.string("time", WallClockTime.iso8601(unixSeconds: WallClock.now()))
+                json.endObject()
                 guard emit() else { break }
             }
-            guard let heading = pipeline.process(sample) else { continue }
-            json.appendHeading(heading, wallClockStart: start)
+            let heading = try stream.append(sample, to: json)
             guard emit() else { break }
-            printed += 1
-            if let headingLimit, printed >= headingLimit { break }
+            if heading != nil {
+                printed += 1
+                if let headingLimit, printed >= headingLimit { break }
+            }
         }
         return stop.exitCode
-    }
-
-    private func event(_ json: JSONLineBuilder, _ name: String, _ body: (JSONLineBuilder) -> Void) {
-        json.beginObject()
-        json.string("event", name)
-        body(json)
-        json.string("time", WallClockTime.iso8601(unixSeconds: Date().timeIntervalSince1970))
-        json.endObject()
     }
 
     static func jsonArray(_ strings: [String]) -> String {

@@ -26,7 +26,7 @@ enum RecordCommand: Command {
         .value("output", "FILE", short: "o", "Where to write the log ('-': standard output, and no headings are printed)."),
         .value("duration", "SECONDS", "Record samples with time below this many seconds, then stop."),
         .value("note", "TEXT", "A note to keep in the log header."),
-    ] + SourceOptions.options + PipelineOptions.options
+    ] + SourceOptions.options + PipelineOptions.options + PositionOptions.options
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
@@ -34,6 +34,7 @@ enum RecordCommand: Command {
         let duration = try arguments.double("duration", in: 0.001...1e9)
         let sourceOptions = try SourceOptions(arguments)
         let pipelineOptions = try PipelineOptions(arguments)
+        let position = try PositionOptions(arguments)
         let note = arguments.string("note")
         let toStdout = output == "-"
         let path = toStdout ? "/dev/stdout" : output
@@ -50,7 +51,7 @@ enum RecordCommand: Command {
         let live = LiveHeadings(duration: duration, stopsWhenOutputCloses: false, printsHeadings: !toStdout)
         let code: ExitCode
         do {
-            code = try live.run(source: source, pipeline: pipelineOptions.makePipeline(), stop: stop) { sample, raw, start in
+            code = try live.run(source: source, stream: HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position), stop: stop) { sample, raw, start in
                 if writer == nil {
                     writer = try LogWriter(path: path, metadata: metadata(source: source, start: start, note: note),
                                            gyroscope: source.metadata.gyroscope != nil, extraColumns: rawColumns(source))

@@ -32,25 +32,14 @@ enum ReplayCommand: Command {
         if given == nil {
             Console.note("lodestone: replaying the bundled demo recording \(path) (a SIMULATED board, not a sensor; pass a FILE to replay your own)")
         }
-        var pipeline = pipelineOptions.makePipeline()
+        var stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position)
+        stream.start(wallClockStart: reader.metadata?.startUnixSeconds)
         let output = OutputStream(fd: 1)
         let json = JSONLineBuilder()
-        let start = reader.metadata?.startUnixSeconds
-        var trueNorth = TrueNorth(position, logStart: start, now: WallClock.now())
         defer { output.flush() }
         do {
             while let sample = try reader.nextSample() {
-                if trueNorth != nil {
-                    for e in try trueNorth!.update(&pipeline, time: sample.time) {
-                        json.appendEvent(e.name, reason: e.reason, detail: e.detail, timestamp: sample.time)
-                    }
-                }
-                let heading = pipeline.process(sample)
-                if pipeline.hasEvents {
-                    for e in pipeline.takeEvents() { json.appendEvent(e, timestamp: sample.time) }
-                }
-                guard let heading else { continue }
-                json.appendHeading(heading, wallClockStart: start)
+                _ = try stream.append(sample, to: json)
                 if json.bytes.count >= 1 << 15 {
                     output.write(json.bytes)
                     json.removeAll()

@@ -60,6 +60,18 @@ extension IIOSourceError {
         }
     }
 
+    /// A short code for the `reason` of a `sourceFault` event.
+    var reasonCode: String {
+        switch self {
+        case .contextUnavailable: return "contextUnavailable"
+        case .sensorNotFound, .pinnedDeviceNotFound: return "sensorNotFound"
+        case .permissionDenied: return "permissionDenied"
+        case .io: return "ioError"
+        case .timeout: return "noData"
+        case .unsupported: return "unsupported"
+        }
+    }
+
     /// A pointer to the simulated boards when the local machine has no IIO sensors at all.
     func hint(uri: String) -> String {
         guard uri == "local:" else { return "" }

@@ -7,16 +7,17 @@ enum WatchCommand: Command {
     static let usage = "watch [options]"
     static let discussion = """
         One JSON object per delivered heading, in replay's format plus "time", the
-        wall clock of the sample (ISO 8601, UTC). Each line is written as soon as it
-        is made. Objects with an "event" key are events: {"event":"sourceFault",
-        "reason":…} when the sensors fail (they are retried with back-off from 0.1 s
-        to 5 s), {"event":"sourceResumed"} when they work again, and
-        {"event":"sensorHealth","flags":[…]} when a sensor is stuck or saturated
-        (empty flags: all well again).
+        wall clock of the sample (ISO 8601, UTC), and the same pipeline events as
+        replay (calibrationNeeded, magneticDisturbance, true-north events with --lat
+        and --lon). Each line is written as soon as it is made. The source adds its
+        own events: {"event":"sourceFault","reason":CODE,"detail":…} when the sensors
+        fail (they are retried with back-off from 0.1 s to 5 s), {"event":
+        "sourceResumed"} when they work again, and {"event":"sensorHealth","flags":[…]}
+        when a sensor is stuck or saturated (empty flags: all well again).
         Ctrl-C stops with exit code 130, SIGTERM with 0. A missing or forbidden
         device exits 3, a failing sensor 4; see 'lodestone devices'.
         """
-    static let options: [CommandLineArguments.Option] = SourceOptions.options + PipelineOptions.options + [
+    static let options: [CommandLineArguments.Option] = SourceOptions.options + PipelineOptions.options + PositionOptions.options + [
         .value("count", "N", "Stop after N headings."),
     ]
 
@@ -24,6 +25,7 @@ enum WatchCommand: Command {
         _ = try arguments.positionals(required: 0, "")
         let sourceOptions = try SourceOptions(arguments)
         let pipelineOptions = try PipelineOptions(arguments)
+        let position = try PositionOptions(arguments)
         let count = try arguments.integer("count", minimum: 1)
         let stop = StopSignals()
         let source = try sourceOptions.open()
@@ -31,6 +33,6 @@ enum WatchCommand: Command {
         stop.onStop { cancellation.cancel() }
         defer { source.close() }
         let live = LiveHeadings(headingLimit: count)
-        return try live.run(source: source, pipeline: pipelineOptions.makePipeline(), stop: stop)
+        return try live.run(source: source, stream: HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position), stop: stop)
     }
 }
