@@ -21,6 +21,17 @@ struct CommandOutput {
     var headings: [[String: Any]] { objects.filter { $0["event"] == nil } }
     var events: [[String: Any]] { objects.filter { $0["event"] != nil } }
 
+    /// Events other than the prompt every uncalibrated run starts with
+    /// (`calibrationNeeded` / `neverCalibrated`): faults, health, disturbances.
+    var unexpectedEvents: [[String: Any]] {
+        events.filter { !($0["event"] as? String == "calibrationNeeded" && $0["reason"] as? String == "neverCalibrated") }
+    }
+
+    /// The source's own events: sourceFault, sourceResumed, sensorHealth.
+    var sourceEvents: [[String: Any]] {
+        events.filter { ["sourceFault", "sourceResumed", "sensorHealth"].contains($0["event"] as? String ?? "") }
+    }
+
     /// The heading lines, byte for byte, each with its newline.
     var headingText: String {
         lines.filter { !$0.contains("\"event\":") }.map { $0 + "\n" }.joined()

@@ -144,12 +144,14 @@ struct SimulatedBoardTests {
         }
         #expect(out.status == 0, "exit \(out.status): \(out.stderr.suffix(400))")
         #expect(out.headings.count == 150)
-        let events = out.events
+        let events = out.sourceEvents
         let names = events.compactMap { $0["event"] as? String }
         #expect(names.first == "sourceFault" && names.last == "sourceResumed", "\(names)")
         #expect(names.filter { $0 == "sourceResumed" }.count == 1, "\(names)")
         let reason = events.first?["reason"] as? String ?? ""
-        #expect(reason.contains("lis3mdl") && reason.contains("will retry"), "\(reason)")
+        let detail = events.first?["detail"] as? String ?? ""
+        #expect(reason == (mode == .polled ? "ioError" : "noData"), "\(reason)")
+        #expect(detail.contains("lis3mdl") && detail.contains("will retry"), "\(detail)")
         #expect(events.allSatisfy { ($0["time"] as? String).flatMap(WallClockTime.parse) != nil })
         // The events sit where the outage is, and the outage shows as a gap in sample time.
         let lines = out.objects
@@ -159,7 +161,7 @@ struct SimulatedBoardTests {
         let times = out.headings.compactMap { $0["timestamp"] as? Double }
         let gap = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
         #expect(gap > 1.0, "the outage shows as a gap in sample time (\(gap) s)")
-        print("measured vanish \(mode): events \(names), first: \(reason); longest gap \(gap) s")
+        print("measured vanish \(mode): events \(names), first: \(reason): \(detail); longest gap \(gap) s")
     }
 
     @Test func stuckSensorsAreReported() async throws {
@@ -167,14 +169,16 @@ struct SimulatedBoardTests {
         let board = try SimulatedBoard(layout: .mpu9250, attitude: Self.attitude, noise: 0)
         defer { board.remove() }
         board.start()
-        let out = try await Lodestone.run(on: board, ["watch", "--mode", "polled", "--rate", "50", "--heading-filter", "0", "--count", "130"])
+        // Compass mode: one heading per sample from the first (gyro fusion starts with the second).
+        let out = try await Lodestone.run(on: board, ["watch", "--mode", "polled", "--rate", "50", "--heading-filter", "0", "--count", "130", "--fusion", "ecompass"])
         #expect(out.status == 0)
         let health = out.events.filter { $0["event"] as? String == "sensorHealth" }
         let flags = health.first?["flags"] as? [String] ?? []
         #expect(flags.contains { $0.contains("magnetometer stuck") } && flags.contains { $0.contains("accelerometer stuck") }, "\(out.events)")
-        // Reported after the 100th identical reading, not before.
+        // Reported with the 100th identical reading, not before.
         let index = try #require(out.objects.firstIndex { $0["event"] as? String == "sensorHealth" })
-        #expect(index >= 98 && index <= 101, "sensorHealth after \(index) headings")
+        let before = out.objects[..<index].filter { $0["event"] == nil }.count
+        #expect(before == 99, "sensorHealth after \(before) headings")
     }
 
     @Test func saturatedMagnetometerIsReported() async throws {
@@ -185,8 +189,8 @@ struct SimulatedBoardTests {
         board.start()
         let out = try await Lodestone.run(on: board, ["watch", "--mode", "buffered", "--count", "5", "--heading-filter", "0"])
         #expect(out.status == 0)
-        let first = try #require(out.objects.first)
-        #expect(first["event"] as? String == "sensorHealth")
+        let first = try #require(out.sourceEvents.first)
+        #expect(first["event"] as? String == "sensorHealth" && first["timestamp"] as? Double == 0)
         #expect((first["flags"] as? [String])?.contains { $0.contains("magnetometer saturated") } == true, "\(first)")
         #expect(out.headings.allSatisfy { ($0["headingAccuracy"] as? Double) == -1 }, "a saturated field gives invalid headings")
     }
@@ -251,9 +255,14 @@ struct SimulatedBoardTests {
         #expect(out.status == 130, "\(out.stderr)")
         #expect(out.headings.count >= 150)
         let reader = try LogReader(path: log)
-        var samples = 0
-        while try reader.nextSample() != nil { samples += 1 }
-        #expect(samples == out.headings.count, "every printed heading's sample is in the file")
+        var samples = 0, lastTime = -1.0
+        while let s = try reader.nextSample() {
+            samples += 1
+            lastTime = s.time
+        }
+        let lastHeading = try #require(out.headings.last?["timestamp"] as? Double)
+        #expect(samples >= out.headings.count && abs(lastTime - lastHeading) < 1e-6,
+                "the file ends with the sample of the last printed heading: \(lastTime) vs \(lastHeading), \(samples) samples")
         let replay = try await Lodestone.run(["replay", log, "--heading-filter", "0"])
         #expect(replay.stdout == out.stdout)
     }
