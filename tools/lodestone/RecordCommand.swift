@@ -17,8 +17,8 @@ enum RecordCommand: Command {
         that body = boardRotation · mountMatrix · ((raw + offset) · unitsPerCount)
         can be checked from the file alone.
         While recording, the heading stream is printed as by 'lodestone watch' (same
-        pipeline options); 'lodestone replay FILE' with the same options prints the
-        same heading lines, byte for byte. Without --duration it records until
+        pipeline and position options); 'lodestone replay FILE' with the same options
+        prints the same lines, byte for byte (all but the source's own events). Without --duration it records until
         Ctrl-C (exit 130) or SIGTERM (exit 0); either way the file is flushed and
         synced. Lines are written to the file at least once a second.
         """
