@@ -21,7 +21,7 @@ enum SimulatedBoardCommand: Command {
         unshare, and for ip, iproute2 and iiod. Exits with COMMAND's exit code (128 + N if signal N ended it).
         Layouts:
         \(SimulatedLayout.all.map { "  \($0.id): \($0.summary)" }.joined(separator: "\n"))
-        Example: sudo lodestone simulated-board mpu9250 --heading 30 --pitch 10 -- lodestone watch --count 5
+        Example: sudo lodestone simulated-board mpu9250 --heading 30 --pitch 10 -- lodestone watch --heading-filter 0 --count 5
         """
     }
     static let options: [CommandLineArguments.Option] = [
