@@ -33,6 +33,10 @@ import Darwin
 ///   (``MagneticDisturbanceRejection``); when the field is clean again, the
 ///   grown heading variance gives the compass a large gain and the heading
 ///   recovers quickly;
+/// - a field carried with the board (a magnet fixed to it) is learned as a
+///   body-frame offset (``BodyFixedDisturbance``) once the board has turned
+///   enough to tell it from a field fixed in the room, and removed from the
+///   readings, so the compass keeps correcting the heading until it goes away;
 /// - at rest (``RestDetector``) the gyro reading is a direct measurement of its bias.
 ///
 /// Estimating the bias from the corrections and averaging acceleration over
@@ -57,7 +61,12 @@ public struct AttitudeFusion: Sendable {
     private var up: AxisErrorFilter
     private var rest: RestDetector
     private var magnetic: MagneticDisturbanceRejection
+    private var carried: BodyFixedDisturbance
     private var lastMagneticReadingRejected = false
+    private var rawFieldDisturbed = false
+    /// What the uncertainty of the carried field's offset does to the heading,
+    /// rad². It persists while the board turns, like a calibration error.
+    private var offsetHeadingVariance = 0.0
     /// Specific force averaged in the (estimated) earth frame over the motion
     /// correlation time: hand motion reverses, so its acceleration averages out.
     private var accelerationMean = Vector3.zero
@@ -78,6 +87,7 @@ public struct AttitudeFusion: Sendable {
     private let compassCorrelation: Double  // s, 2 × correlation time
     private let magnetometerNoiseSquared: Double // µT²
     private let compassOffsetVariance: Double // rad²
+    private let latencySquared: Double      // s²
     private let accelerationGateSquared: Double
     private let magneticGateSquared: Double
 
@@ -99,6 +109,7 @@ public struct AttitudeFusion: Sendable {
         compassCorrelation = 2 * settings.compassCorrelationTime
         magnetometerNoiseSquared = settings.magnetometerNoise * settings.magnetometerNoise
         compassOffsetVariance = (settings.compassOffsetError * r) * (settings.compassOffsetError * r)
+        latencySquared = settings.magnetometerLatency * settings.magnetometerLatency
         accelerationGateSquared = settings.accelerationGate * settings.accelerationGate
         magneticGateSquared = settings.magneticGate * settings.magneticGate
         east = AxisErrorFilter(angleVariance: 0, biasVariance: initialBiasVariance)
@@ -108,6 +119,10 @@ public struct AttitudeFusion: Sendable {
                             accelerationThreshold: settings.restAccelerationThreshold,
                             minimumDuration: settings.restMinimumDuration,
                             averagingTime: settings.restMinimumDuration / 3)
+        carried = BodyFixedDisturbance(changeTime: settings.bodyFieldChangeTime,
+                                       averagingTime: settings.fieldReferenceTime,
+                                       correlationTime: settings.compassCorrelationTime,
+                                       gate: settings.magneticGate)
         magnetic = MagneticDisturbanceRejection(normTolerance: settings.fieldNormTolerance,
                                                 dipTolerance: settings.fieldDipTolerance * r,
                                                 referenceTime: settings.fieldReferenceTime,
@@ -119,10 +134,12 @@ public struct AttitudeFusion: Sendable {
     /// One standard deviation of the heading error, degrees: grows while the
     /// compass is rejected (gyro noise, rotation-proportional error, bias
     /// uncertainty) and shrinks as clean compass readings are fused, down to
-    /// ``Settings/compassOffsetError``. 180 before initialisation.
+    /// ``Settings/compassOffsetError`` (plus the uncertainty of a carried
+    /// field's offset while one is removed). 180 before initialisation.
     public var headingUncertainty: Double {
         guard isInitialized else { return 180 }
-        return min(180, (up.angleVariance + compassOffsetVariance).squareRoot() * Angle.degreesPerRadian)
+        let variance = up.angleVariance + compassOffsetVariance + offsetHeadingVariance
+        return min(180, variance.squareRoot() * Angle.degreesPerRadian)
     }
 
     /// One standard deviation of the tilt error (larger of the two horizontal axes), degrees.
@@ -130,9 +147,16 @@ public struct AttitudeFusion: Sendable {
         isInitialized ? max(east.angleVariance, north.angleVariance).squareRoot() * Angle.degreesPerRadian : 180
     }
 
-    /// Whether the last magnetometer reading was rejected (field strength or
-    /// dip off the reference, or a heading that contradicts the gyro).
-    public var isMagneticallyDisturbed: Bool { lastMagneticReadingRejected }
+    /// Whether the last magnetometer reading was disturbed: rejected (field
+    /// strength or dip off the reference, or a heading that contradicts the
+    /// gyro), or off the reference until the field carried with the board
+    /// (``bodyFieldOffset``) was taken out of it.
+    public var isMagneticallyDisturbed: Bool { lastMagneticReadingRejected || rawFieldDisturbed }
+
+    /// The offset of a field carried with the board (a magnet fixed to it),
+    /// µT in the body frame, that is being removed from the readings; nil
+    /// while none is trusted. See ``BodyFixedDisturbance``.
+    public var bodyFieldOffset: Vector3? { carried.offset }
 
     /// Whether the board is lying still (the gyro bias is then being measured).
     public var isAtRest: Bool { rest.isAtRest }
@@ -155,7 +179,7 @@ public struct AttitudeFusion: Sendable {
         let aNorm = a.length, mNorm = m.length
         guard aNorm > 0, mNorm > 0 else { return }
         if !isInitialized || dt > settings.maximumTimeStep {
-            initialize(acceleration: a, magneticField: m)
+            initialize(acceleration: a, magneticField: carried.offset.map { m - $0 } ?? m)
             return
         }
         guard dt > 0 else { return }
@@ -202,29 +226,61 @@ public struct AttitudeFusion: Sendable {
             bias += Vector3(ce.bias, cn.bias, 0)
         }
 
-        // Heading from the horizontal field.
-        let mE = r * m
+        // Heading from the horizontal field, less any field carried with the board.
+        let rawE = r * m
+        var mE = rawE, fieldNorm = mNorm
+        offsetHeadingVariance = 0
+        if let o = trackCarriedField(fieldInEarth: rawE, rotation: r, rate: rate, dt: dt) {
+            mE = rawE - r * o
+            fieldNorm = (m - o).length
+        }
         let horizontalSquared = mE.x * mE.x + mE.y * mE.y
+        if carried.offset != nil {
+            offsetHeadingVariance = carried.offsetVariance / (1.5 * horizontalSquared) // 2 of 3 axes are horizontal
+        }
         lastMagneticReadingRejected = true
-        if magnetic.classify(fieldInEarth: mE, norm: mNorm, rotation: turned, dt: dt),
-           horizontalSquared > 1e-6 * mNorm * mNorm {
+        if magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: turned, dt: dt),
+           horizontalSquared > 1e-6 * fieldNorm * fieldNorm {
             let psi = atan2(mE.x, mE.y)
             let noise = magnetometerNoiseSquared / horizontalSquared
                 + mE.z * mE.z / horizontalSquared * north.angleVariance
-            let compass = compassVariance
+            let compass = compassVariance + offsetHeadingVariance
             if psi * psi <= magneticGateSquared * (up.angleVariance + noise + compass + compassOffsetVariance) {
                 let cu = up.measureAngle(innovation: psi, noise: noise + compass * compassCorrelation / dt)
                 angle.z += cu.angle
                 bias.z += cu.bias
-                magnetic.learn(norm: mNorm, sinDip: -mE.z / mNorm, dt: dt)
+                // The reference is learned from the earth field alone, never through an offset.
+                if carried.offset == nil { magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt) }
                 lastMagneticReadingRejected = false
             }
         }
+        rawFieldDisturbed = carried.offset != nil && !magnetic.matches(fieldInEarth: rawE, norm: mNorm)
 
         attitude = (Self.rotation(angle) * attitude).normalized
         // The average was taken in the old earth frame: turn it with the correction.
         accelerationMean += angle.cross(accelerationMean)
         gyroBias += r.transposed * bias
+    }
+
+    /// Compares the reading with the reference field as the current attitude
+    /// predicts it and feeds the residual to ``BodyFixedDisturbance``. Returns
+    /// the offset of a field carried with the board to remove, if one is trusted.
+    private mutating func trackCarriedField(fieldInEarth mE: Vector3, rotation r: Matrix3, rate: Vector3,
+                                            dt: Double) -> Vector3? {
+        guard let norm = magnetic.referenceNorm else { return nil }
+        let vertical = norm * magnetic.referenceSinDip
+        let horizontal = (norm * norm - vertical * vertical).squareRoot()
+        let residualE = Vector3(mE.x, mE.y - horizontal, mE.z + vertical)
+        let residual = r.row0 * residualE.x + r.row1 * residualE.y + r.row2 * residualE.z // Rᵀ · residualE
+        // How far the residual may stray while the offset stays the same: noise
+        // averaged over the change time; the attitude uncertainty (the heading
+        // turns the horizontal field, a tilt about east all of it, about north
+        // the vertical part); the magnetometer's latency while the board turns.
+        let allowance = magnetometerNoiseSquared * 1.5 * min(1, dt / settings.bodyFieldChangeTime)
+            + up.angleVariance * horizontal * horizontal + east.angleVariance * norm * norm
+            + north.angleVariance * vertical * vertical
+            + latencySquared * norm * norm * rate.squaredLength
+        return carried.update(residual: residual, earth: residualE, allowance: allowance, dt: dt)
     }
 
     /// Starts over: attitude, bias and field reference are forgotten.

@@ -63,13 +63,24 @@ extension AttitudeFusion {
         public var fieldNormTolerance = 0.1
         /// Largest deviation of the dip angle from the learned reference, degrees.
         public var fieldDipTolerance = 10.0
-        /// Averaging time of the learned field reference, s.
+        /// Averaging time of the learned field reference, and of the offset of
+        /// a field carried with the board once it is established, s.
         public var fieldReferenceTime = 60.0
         /// A different field is adopted as the new reference after it stayed
         /// constant in the earth frame this long, s ...
         public var newFieldTime = 20.0
         /// ... while the board turned at least this far, degrees.
         public var newFieldRotation = 180.0
+        /// How much later the magnetometer reports the field than the gyro
+        /// reports the rotation (output data period and filter delay), s. While
+        /// the board turns at ω a reading is off by about ω × latency × field,
+        /// which the filter allows for when it checks that the readings stay
+        /// consistent with a field carried with the board.
+        public var magnetometerLatency = 0.01
+        /// How long a change of the field carried with the board (a magnet put
+        /// on, taken off or moved) must last before it is acted on, s. Shorter
+        /// changes are averaged away. See ``BodyFixedDisturbance``.
+        public var bodyFieldChangeTime = 1.0
 
         // MARK: Rest and time
 

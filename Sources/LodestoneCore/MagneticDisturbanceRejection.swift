@@ -73,17 +73,23 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     /// angle the board turned since the previous reading (rad).
     /// Returns true when the reading matches the reference.
     public mutating func classify(fieldInEarth e: Vector3, norm: Double, rotation: Double, dt: Double) -> Bool {
-        guard let ref = referenceNorm else {
+        guard referenceNorm != nil else {
             adopt(norm: norm, sinDip: -e.z / norm)
             return true
         }
+        isDisturbed = !matches(fieldInEarth: e, norm: norm)
+        if trackCandidate(e, rotation: rotation, dt: dt) { isDisturbed = false }
+        return !isDisturbed
+    }
+
+    /// Whether a reading matches the reference in strength and dip, without
+    /// counting it as evidence of anything (unlike ``classify(fieldInEarth:norm:rotation:dt:)``).
+    public func matches(fieldInEarth e: Vector3, norm: Double) -> Bool {
+        guard let ref = referenceNorm else { return true }
         // cos(dip − reference dip) from the field's vertical and horizontal parts.
         let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
         let cosDipError = (horizontal * referenceCosDip - e.z * referenceSinDip) / norm
-        let clean = abs(norm - ref) <= normTolerance * ref && cosDipError >= cosDipTolerance
-        isDisturbed = !clean
-        if trackCandidate(e, rotation: rotation, dt: dt) { isDisturbed = false }
-        return !isDisturbed
+        return abs(norm - ref) <= normTolerance * ref && cosDipError >= cosDipTolerance
     }
 
     /// Folds an accepted reading into the reference.

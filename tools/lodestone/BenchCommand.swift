@@ -14,6 +14,9 @@ enum BenchCommand: Command {
     static let discussion = """
         core    ns per sample of the core step: calibration + tilt-compensated heading
                 + smoothing + headingFilter (default 1°), on 1 M moving, noisy samples.
+        ahrs    ns per AttitudeFusion.update (gyro, accelerometer, magnetometer) on 1 M
+                moving, noisy samples at 100 Hz: a clean field, and a magnet on the board
+                from the second half on.
         replay  samples per second of CSV parsing + pipeline + NDJSON output, on a
                 generated 1 M-sample file; and the peak RSS of 'lodestone replay' on
                 1 M and 4 M samples (it must not grow with the file).
@@ -27,7 +30,7 @@ enum BenchCommand: Command {
         Build first with: swift build -c release
         """
     static let options: [CommandLineArguments.Option] = [
-        .value("only", "NAMES", "Comma-separated subset: core, replay, geomag, iio (iio is not in the default set)."),
+        .value("only", "NAMES", "Comma-separated subset: core, ahrs, replay, geomag, iio (iio is not in the default set)."),
         .value("rates", "HZ,…", "iio: requested rates (default 100,1600: the LIS3DH offers 400 and 1600, not 1000)."),
         .value("seconds", "S", "iio: how long to measure each rate (default 20)."),
         .value("minutes", "N", "iio: how long to watch the memory at 100 Hz (default 1)."),
@@ -37,7 +40,7 @@ enum BenchCommand: Command {
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
-        let only = Set((arguments.string("only") ?? "core,replay,geomag").split(separator: ",").map(String.init))
+        let only = Set((arguments.string("only") ?? "core,ahrs,replay,geomag").split(separator: ",").map(String.init))
         let samples = try arguments.integer("samples", minimum: 1000) ?? 1_000_000
         let directory = arguments.string("directory") ?? "/tmp"
         #if DEBUG
@@ -45,6 +48,7 @@ enum BenchCommand: Command {
         #endif
         print("lodestone bench — \(hostDescription())")
         if only.contains("core") { benchCore(count: min(samples, 1_000_000)) }
+        if only.contains("ahrs") { benchFusion(count: min(samples, 1_000_000)) }
         if only.contains("replay") { try benchReplay(samples: samples, directory: directory) }
         if only.contains("geomag") { try benchGeomagnetism() }
         if only.contains("iio") {
@@ -101,6 +105,45 @@ enum BenchCommand: Command {
                 blackHole(checksum)
             }
             print(pad(label) + format(best * 1e9, 1) + " ns/sample  (\(percent(delivered, count)) delivered; best of 5)")
+        }
+    }
+
+    static func benchFusion(count: Int) {
+        var recording = SyntheticRecording(
+            profile: MotionProfile([.sway(center: BoardAttitude(heading: 100, pitch: 10),
+                                          amplitude: BoardAttitude(heading: 120, pitch: 30, roll: 30), period: 10,
+                                          duration: Double(count) / 100 + 1)]),
+            rate: 100, errors: .typical, includesGyroscope: true)
+        var samples: [SensorSample] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count { samples.append(recording.nextSample()!) }
+        var magnet = samples
+        for i in (count / 2)..<count { magnet[i].magneticField += Vector3(3, -2, 12) }
+        for (label, input) in [("AHRS update, clean field", samples), ("AHRS update, magnet on the board", magnet)] {
+            var best = Double.infinity
+            for _ in 0..<5 {
+                var fusion = AttitudeFusion()
+                var previous = input[0].time
+                let t0 = now()
+                for s in input {
+                    fusion.update(acceleration: s.acceleration, magneticField: s.magneticField,
+                                  angularRate: s.angularRate!, dt: s.time - previous)
+                    previous = s.time
+                }
+                best = min(best, (now() - t0) / Double(count))
+                blackHole(fusion.attitude.w)
+            }
+            // Untimed: how often a carried field's offset was being removed.
+            var fusion = AttitudeFusion()
+            var previous = input[0].time, compensated = 0
+            for s in input {
+                fusion.update(acceleration: s.acceleration, magneticField: s.magneticField,
+                              angularRate: s.angularRate!, dt: s.time - previous)
+                previous = s.time
+                if fusion.bodyFieldOffset != nil { compensated += 1 }
+            }
+            print(pad(label) + format(best * 1e9, 1) + " ns/update  (best of 5; carried-field offset in use for "
+                  + percent(compensated, count) + ")")
         }
     }
 

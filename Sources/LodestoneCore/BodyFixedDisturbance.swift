@@ -1,0 +1,111 @@
+/// Learns a magnetic field carried with the board (a magnet or a magnetised
+/// part fixed to it) so that the compass keeps working while it is there.
+///
+/// Such a field adds the same offset to every reading *in the body frame*,
+/// however the board turns: `m = Rᵀ·b + o`. The earth field `b` is known from
+/// the learned reference (strength and dip) and the attitude `R` from the
+/// gyro, so every reading gives a residual `r = m − Rᵀ·b`: the offset, plus
+/// noise and what the attitude error does to the prediction. The residuals
+/// are averaged into a candidate offset, which is trusted only when
+///
+/// 1. they stayed consistent with one constant offset: their average over
+///    ``changeTime`` never left the candidate by more than ``gate`` times
+///    the spread expected from noise and attitude uncertainty. A magnet swept
+///    past the board, or a board carried through a disturbed room, changes
+///    the residual and restarts the candidate;
+/// 2. a field carried with the board explains them significantly better than
+///    a field fixed in the room. Turned into the earth frame, the residuals of
+///    a carried field average out as the board turns, while those of a room
+///    field (or of a heading error) stay put. The residuals' mean square splits
+///    either way: `|mean_body|² + spread_body = |mean_earth|² + spread_earth`,
+///    so `|mean_body|² − |mean_earth|²` is how much more the carried model
+///    explains. It must exceed `gate²` times the variance of the candidate
+///    (the residuals' spread over the number of independent readings, readings
+///    closer together than ``correlationTime`` not counting twice). A board
+///    that lay still explains nothing either way, so it waits.
+///
+/// The compass then uses `m − o`, with the offset's variance added to the
+/// reading's. The offset is dropped at once when the residuals leave it: when
+/// the plain readings explain the last ``changeTime`` better than the offset
+/// does (the magnet was taken off), or when they moved away from both (it
+/// moved); a new candidate then starts from the recent residuals.
+///
+/// It is the model of a hard-iron calibration, learned on the fly for a field
+/// that comes and goes; a small residual hard-iron error is learned the same way.
+public struct BodyFixedDisturbance: Hashable, Sendable {
+    /// How long a change of the residual must last to count as a new offset,
+    /// s: the residual is averaged over this time before it is compared.
+    public let changeTime: Double
+    /// Averaging time of the offset once established, s.
+    public let averagingTime: Double
+    /// How long attitude and compass errors persist, s: readings closer
+    /// together than this are not independent evidence.
+    public let correlationTime: Double
+    /// Gate, in standard deviations, for consistency and significance.
+    public let gate: Double
+
+    /// The offset being removed from the readings, µT in the body frame; nil when none is trusted.
+    public private(set) var offset: Vector3?
+    /// Variance of ``offset``, µT² (sum over the three axes).
+    public private(set) var offsetVariance = 0.0
+
+    private var recent = Vector3.zero     // residual averaged over `changeTime`, µT
+    private var recentAllowance = 0.0     // its expected spread, averaged the same way, µT²
+    private var mean = Vector3.zero       // candidate offset, body frame, µT
+    private var earthMean = Vector3.zero  // the same residuals averaged in the earth frame, µT
+    private var spread = 0.0              // mean |r − mean|², µT²
+    private var time = 0.0                // how long the candidate has held, s
+    private let gateSquared: Double
+
+    public init(changeTime: Double, averagingTime: Double, correlationTime: Double, gate: Double) {
+        self.changeTime = changeTime
+        self.averagingTime = averagingTime
+        self.correlationTime = correlationTime
+        self.gate = gate
+        gateSquared = gate * gate
+    }
+
+    /// Feeds one residual: `residual` in the body frame and the same vector in
+    /// the earth frame (`earth`), µT. `allowance` is the variance (µT², summed
+    /// over the axes) by which the residual may stray from a constant offset
+    /// without the offset having changed: noise averaged over ``changeTime``
+    /// and what attitude errors do to the predicted field.
+    /// Returns the offset to remove from the reading, nil when none is trusted.
+    @discardableResult
+    public mutating func update(residual r: Vector3, earth: Vector3, allowance: Double, dt: Double) -> Vector3? {
+        let alpha = min(1, dt / changeTime)
+        recent += (r - recent) * alpha
+        recentAllowance += (allowance - recentAllowance) * alpha
+        let change = (recent - mean).squaredLength
+        // With an offset in use: do the plain readings explain the recent
+        // residual better than the offset does, by more than its spread?
+        let removed = offset != nil && change - recent.squaredLength > recentAllowance
+        if time > 0, !removed, change <= gateSquared * recentAllowance {
+            time += dt
+            let k = dt / min(time, averagingTime)
+            let d = r - mean
+            mean += d * k
+            earthMean += (earth - earthMean) * k
+            spread += (d.squaredLength * (1 - k) - spread) * k
+        } else {
+            offset = nil
+            mean = recent
+            earthMean = earth
+            spread = 0
+            time = dt
+        }
+        let variance = spread * correlationTime / min(time, averagingTime)
+        if offset != nil || (time > correlationTime
+                              && mean.squaredLength - earthMean.squaredLength > gateSquared * variance) {
+            offset = mean
+            offsetVariance = variance
+        }
+        return offset
+    }
+
+    /// Forgets the offset and the candidate (the reference field changed).
+    public mutating func reset() {
+        self = BodyFixedDisturbance(changeTime: changeTime, averagingTime: averagingTime,
+                                    correlationTime: correlationTime, gate: gate)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+@testable import LodestoneCore
+
+/// A field carried with the board (``BodyFixedDisturbance``), alone and inside ``AttitudeFusion``.
+@Suite struct BodyFixedDisturbanceTests {
+    let dt = 0.01
+
+    // MARK: The estimator alone
+
+    func estimator() -> BodyFixedDisturbance {
+        BodyFixedDisturbance(changeTime: 1, averagingTime: 60, correlationTime: 2, gate: 3)
+    }
+
+    /// A rotation that wanders over all axes (about 60°/s): the board is turned every which way.
+    static func wandering(_ t: Double) -> Quaternion {
+        Quaternion(axis: Vector3(sin(0.31 * t), cos(0.17 * t), 0.6), angle: 1.1 * t)
+    }
+
+    /// Residuals of a constant body-frame offset, seen from many attitudes: trusted.
+    @Test func offsetConstantInTheBodyFrameIsTrustedOnceSeenFromManyDirections() throws {
+        var e = estimator()
+        let o = Vector3(3, -2, 5)
+        var random = SeededRandom(seed: 9)
+        var trustedAt: Double?
+        for i in 0..<3_000 {
+            let t = Double(i) * dt
+            let q = Self.wandering(t)
+            let r = o + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.7
+            e.update(residual: r, earth: q.rotate(r), allowance: 0.3, dt: dt)
+            if trustedAt == nil, e.offset != nil { trustedAt = t }
+        }
+        let at = try #require(trustedAt, "never trusted")
+        #expect(at < 10, "trusted after \(at) s")
+        let offset = try #require(e.offset)
+        let error = (offset - o).length
+        #expect(error < 0.2, "offset \(offset)")
+        // The stated variance covers the actual error and is not vacuous.
+        #expect(e.offsetVariance > error * error && e.offsetVariance < 0.2, "variance \(e.offsetVariance), error \(error)")
+    }
+
+    /// The same residuals, but constant in the earth frame (a field fixed in the
+    /// room, or a heading error), while the board mostly turns about the
+    /// vertical: in the body frame their vertical part stays put, so they look
+    /// like a constant offset. They must never be trusted, however long the board turns.
+    @Test func offsetConstantInTheEarthFrameIsNeverTrusted() {
+        var e = estimator()
+        let d = Vector3(3, -2, 5)
+        var random = SeededRandom(seed: 10)
+        var everTrusted = false
+        for i in 0..<6_000 {
+            let t = Double(i) * dt
+            let q = Quaternion(axis: Vector3(0.1 * sin(0.3 * t), 0.1 * cos(0.2 * t), 1), angle: 0.8 * t)
+            let earth = d + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.7
+            // A large allowance, so that the candidate is not simply restarted by the turning body residual.
+            e.update(residual: q.conjugate.rotate(earth), earth: earth, allowance: 100, dt: dt)
+            everTrusted = everTrusted || e.offset != nil
+        }
+        #expect(!everTrusted)
+    }
+
+    /// A trusted offset whose residuals drop back to zero (the magnet was taken
+    /// off) is dropped within about a change time, even when the change is
+    /// smaller than the consistency gate.
+    @Test func offsetIsDroppedWhenTheReadingsMatchTheReferenceAgain() throws {
+        var e = estimator()
+        let o = Vector3(2, -3, 3) // 4.7 µT, inside the gate of 3 × √4 µT
+        var random = SeededRandom(seed: 12)
+        var trusted = false, droppedAt: Double?
+        for i in 0..<4_000 {
+            let t = Double(i) * dt
+            let q = Self.wandering(t)
+            let r = (t < 30 ? o : .zero) + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.7
+            e.update(residual: r, earth: q.rotate(r), allowance: 4, dt: dt)
+            if t < 30 { trusted = e.offset != nil }
+            if t >= 30, droppedAt == nil, e.offset == nil { droppedAt = t }
+        }
+        #expect(trusted)
+        let at = try #require(droppedAt, "never dropped")
+        #expect(at < 31.5, "dropped at \(at) s")
+        #expect(e.offset == nil)
+    }
+
+    /// A board that lies still cannot tell a carried field from a room field.
+    @Test func stillBoardNeverTrustsAnOffset() {
+        var e = estimator()
+        let q = Quaternion(axis: Vector3(0.2, 0.5, 1), angle: 0.7)
+        let o = Vector3(3, -2, 5)
+        var random = SeededRandom(seed: 11)
+        var everTrusted = false
+        for _ in 0..<6_000 {
+            let r = o + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.7
+            e.update(residual: r, earth: q.rotate(r), allowance: 0.3, dt: dt)
+            everTrusted = everTrusted || e.offset != nil
+        }
+        #expect(!everTrusted)
+    }
+
+    // MARK: Inside the fusion
+
+    /// The board lies still for 10 s, then turns every which way. At 30 s a
+    /// magnet is fixed to it; at the same time the gyro bias jumps by
+    /// 0.3 °/s, so that a heading left to the gyro drifts by 18° a minute. The
+    /// carried field must be learned (within 0.5 µT), the heading must stay
+    /// within 2° of the truth, and the readings must count as disturbed.
+    @Test func magnetFixedToTheTurningBoardIsLearnedAndTheHeadingHolds() throws {
+        var sim = MotionSimulation(seed: 21)
+        var fusion = AttitudeFusion()
+        let magnet = Vector3(6, -4, -5) // µT; |B| changes by up to ±20 %
+        var worst = 0.0, naiveWorst = 0.0, learnedAt: Double?
+        var disturbed = 0, samples = 0
+        for i in 0..<9_000 { // 90 s
+            let t = Double(i) * dt
+            if t >= 30 {
+                sim.bodyFieldOffset = magnet
+                sim.gyroBias = Vector3(0.3, -0.2, 0.3) * Angle.radiansPerDegree
+            }
+            let r = sim.step(rate: Self.rate(t), dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+            let err = headingError(fusion.attitude, sim.truth)
+            if t >= 30 {
+                worst = max(worst, err)
+                naiveWorst = max(naiveWorst, headingError(naiveCompass(r), sim.truth))
+                samples += 1
+                if fusion.isMagneticallyDisturbed { disturbed += 1 }
+                if learnedAt == nil, fusion.bodyFieldOffset != nil { learnedAt = t }
+            }
+        }
+        #expect(naiveWorst > 15, "the magnet must matter: a plain compass is off by \(naiveWorst)°")
+        let at = try #require(learnedAt, "the carried field was never learned")
+        #expect(at < 45, "learned at \(at) s")
+        let offset = try #require(fusion.bodyFieldOffset)
+        #expect((offset - magnet).length < 0.5, "offset \(offset), truth \(magnet)")
+        #expect(worst < 2, "heading error with the magnet \(worst)°")
+        #expect(Double(disturbed) > 0.5 * Double(samples), "disturbed \(disturbed) of \(samples)")
+        #expect(fusion.headingUncertainty < 5)
+    }
+
+    /// The magnet is taken off at 60 s while the board turns: the offset must be
+    /// dropped within a second and a half, and the heading must stay right.
+    @Test func removedMagnetIsDetected() throws {
+        var sim = MotionSimulation(seed: 22)
+        var fusion = AttitudeFusion()
+        let magnet = Vector3(-5, 7, 4)
+        var droppedAt: Double?, worstAfter = 0.0, hadOffset = false
+        for i in 0..<9_000 {
+            let t = Double(i) * dt
+            sim.bodyFieldOffset = (20..<60).contains(t) ? magnet : .zero
+            let r = sim.step(rate: Self.rate(t), dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+            if i == 5_999 { hadOffset = fusion.bodyFieldOffset != nil }
+            if t >= 60 {
+                if droppedAt == nil, fusion.bodyFieldOffset == nil { droppedAt = t }
+                worstAfter = max(worstAfter, headingError(fusion.attitude, sim.truth))
+            }
+        }
+        #expect(hadOffset, "the magnet was never learned")
+        let at = try #require(droppedAt, "the offset was never dropped")
+        #expect(at < 61.5, "dropped at \(at) s")
+        #expect(fusion.bodyFieldOffset == nil)
+        #expect(worstAfter < 2, "heading error after removal \(worstAfter)°")
+        #expect(!fusion.isMagneticallyDisturbed)
+    }
+
+    /// A magnet fixed in the room: the board turns past it again and again (a
+    /// strong field for about 2 s each time, fixed in the earth frame). It must
+    /// never be taken for a field carried with the board.
+    @Test func magnetFixedInTheRoomIsNotTakenForACarriedOne() {
+        var sim = MotionSimulation(seed: 23)
+        var fusion = AttitudeFusion()
+        var everCarried = false, worst = 0.0
+        for i in 0..<9_000 {
+            let t = Double(i) * dt
+            let phase = (t - 20).truncatingRemainder(dividingBy: 8) // a pass every 8 s from 20 s on
+            let closeness = t < 20 ? 0 : exp(-pow(phase - 4, 2)) // peaks mid-pass
+            sim.earthFieldOffset = Vector3(12, -20, 8) * closeness
+            let r = sim.step(rate: Self.rate(t), dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+            everCarried = everCarried || fusion.bodyFieldOffset != nil
+            if t > 10 { worst = max(worst, headingError(fusion.attitude, sim.truth)) }
+        }
+        #expect(!everCarried)
+        #expect(worst < 3, "heading error \(worst)°")
+    }
+
+    /// A lasting change of the field in the room (the board carried next to a
+    /// steel cabinet) while it turns in place: also not a carried field.
+    @Test func lastingRoomFieldIsNotTakenForACarriedOne() {
+        var sim = MotionSimulation(seed: 24)
+        var fusion = AttitudeFusion()
+        var everCarried = false
+        for i in 0..<9_000 {
+            let t = Double(i) * dt
+            sim.earthFieldOffset = t >= 30 ? Vector3(4, -5, 3) : .zero
+            let r = sim.step(rate: Self.rate(t), dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+            everCarried = everCarried || fusion.bodyFieldOffset != nil
+        }
+        #expect(!everCarried)
+    }
+
+    /// Still for 10 s, then turning every which way at about 40–60 °/s.
+    static func rate(_ t: Double) -> Vector3 {
+        t < 10 ? .zero : Vector3(0.6 * sin(0.5 * t), 0.5 * cos(0.37 * t), 0.7 * sin(0.23 * t + 1))
+    }
+
+    private func naiveCompass(_ r: MotionSimulation.Reading) -> Quaternion {
+        let up = r.acceleration.normalized
+        let east = r.magneticField.cross(up).normalized
+        return Quaternion(rotationMatrix: Matrix3(rows: east, up.cross(east), up))
+    }
+}
