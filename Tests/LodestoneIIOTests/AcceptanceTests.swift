@@ -72,12 +72,13 @@ struct AcceptanceTests {
         try requireNamespace()
         // A slot for the whole case: an idle board's feeder still rewrites its raw files.
         try await RunLimiter.shared.withSlot {
-            let board = try board(c, attitude: Self.attitudes[0])
-            defer { board.remove() }
-            board.start()
             var worst: [Double] = []
             for (k, q) in Self.attitudes.enumerated() {
-                board.setAttitude(q)
+                // A fresh board per attitude: its raw files hold that attitude from the start
+                // (a late feeder could otherwise serve one device's old files with the other's new ones).
+                let board = try board(c, attitude: q)
+                defer { board.remove() }
+                board.start()
                 let out = try await Lodestone.run(on: board, backend: c.backend, ["watch", "--heading-filter", "0", "--count", "200"] + sourceArguments(c))
                 #expect(out.status == 0, "\(c.testDescription) attitude \(k): exit \(out.status); stderr \(out.stderr.suffix(600))")
                 #expect(out.unexpectedEvents.isEmpty, "\(c.testDescription) attitude \(k): unexpected events \(out.unexpectedEvents)")
