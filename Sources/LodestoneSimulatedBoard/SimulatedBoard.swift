@@ -48,7 +48,7 @@ public final class SimulatedBoard: @unchecked Sendable {
                 earthField: Vector3 = Vector3(0, 20, -44), gravity: Vector3 = Vector3(0, 0, 9.81),
                 boardRotation: Matrix3 = .identity, noise: Double = 1, seed: UInt64 = 0x5EED) throws {
         self.layout = layout
-        let dir = directory ?? (NSTemporaryDirectory() + "lodestone-sim-\(layout.id)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let dir = directory ?? (SimulatedBoard.scratchDirectory + "lodestone-sim-\(layout.id)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         self.directory = dir
         self.earthField = earthField
         self.gravity = gravity
@@ -61,6 +61,13 @@ public final class SimulatedBoard: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Where trees go: /dev/shm (tmpfs) when writable, so that rewriting raw files never
+    /// waits for a disk busy with other work (a stalled feeder reads as a stuck sensor);
+    /// else the temporary directory.
+    static var scratchDirectory: String {
+        access("/dev/shm", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
+    }
 
     // MARK: Truth
 
@@ -402,19 +409,22 @@ public final class SimulatedBoard: @unchecked Sendable {
     /// in private mount, network and PID namespaces (root only). With `.ip`, `iiod` serves the
     /// tree on that namespace's loopback and dies with the program.
     public func namespaceCommand(backend: Backend, program: [String]) -> [String] {
-        var script = "set -e\n"
+        var script = "set -e\nhere=$(pwd)\n"
         if backend == .ip { script += "ip link set lo up\n" }
         script += "mount --bind '\(directory)/sys' /sys\n"
+        // The tree may live under /dev/shm, hidden once /dev is replaced: work from inside it.
+        script += "cd '\(directory)/dev'\n"
         script += "mount -t tmpfs -o mode=755 tmpfs /dev\n"
         script += "mknod -m 666 /dev/null c 1 3; mknod -m 666 /dev/zero c 1 5; mknod -m 666 /dev/urandom c 1 9; mknod -m 666 /dev/random c 1 8\n"
         for (n, p) in layout.parts.enumerated() where p.hasBuffer {
-            script += "touch /dev/iio:device\(n); mount --bind '\(directory)/dev/iio:device\(n)' /dev/iio:device\(n)\n"
+            script += "touch /dev/iio:device\(n); mount --bind ./iio:device\(n) /dev/iio:device\(n)\n"
         }
         if backend == .ip {
             // Start iiod and wait (up to 5 s) until it accepts connections, so clients need no retry loop.
-            script += "iiod > '\(directory)/iiod.log' 2>&1 &\n"
+            script += "iiod > ../iiod.log 2>&1 &\n"
             script += "i=0; until bash -c ': </dev/tcp/127.0.0.1/30431' 2>/dev/null; do i=$((i+1)); [ $i -ge 250 ] && break; sleep 0.02; done\n"
         }
+        script += "cd \"$here\"\n"
         script += "exec \"$@\"\n"
         return ["unshare", "--mount", "--net", "--pid", "--fork", "--kill-child", "sh", "-c", script, "lodestone-sim"] + program
     }
