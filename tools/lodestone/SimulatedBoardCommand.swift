@@ -55,18 +55,18 @@ enum SimulatedBoardCommand: Command {
         if command.isEmpty {
             command = [try ChildProcess.selfPath(), "watch"] + (backend == .ip ? ["--uri", "ip:127.0.0.1"] : [])
         }
-        if let problem = SimulatedBoard.namespaceProblem(ip: backend == .ip) {
-            throw CommandFailure(.inaccessible, "simulated-board: \(problem)")
-        }
-
         // Ctrl-C reaches the command through the terminal: here it is ignored, and we clean up
-        // after the command ends. SIGTERM is passed on to the command. (Set before the feeder
-        // thread starts, so that it inherits the mask.)
+        // after the command ends. SIGTERM is passed on to the command. Set before any other
+        // thread exists (the namespace check and the feeder start some), so all inherit the mask.
         signal(SIGINT, SIG_IGN)
         var term = sigset_t()
         sigemptyset(&term)
         sigaddset(&term, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &term, nil)
+        if let problem = SimulatedBoard.namespaceProblem(ip: backend == .ip) {
+            throw CommandFailure(.inaccessible, "simulated-board: \(problem)")
+        }
+
         let board = try SimulatedBoard(layout: layout, attitude: BoardAttitude(heading: heading, pitch: pitch, roll: roll).quaternion,
                                        boardRotation: BoardRotation.aboutZ(degrees: rotation), noise: noise)
         board.start()
