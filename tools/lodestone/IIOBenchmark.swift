@@ -14,6 +14,12 @@ import Synchronization
 /// its /proc status. Needs root, like `simulated-board`.
 enum IIOBenchmark {
     static func run(rates: [Double], seconds: Double, minutes: Double) throws {
+        // Ctrl-C: stop measuring, end watch and remove the board, exit 130.
+        let stop = StopSignals()
+        stop.onStop {}
+        func checkStop() throws {
+            if stop.received != nil { throw CommandFailure(stop.exitCode, "bench iio: stopped") }
+        }
         if let problem = SimulatedBoard.namespaceProblem(ip: false) {
             throw CommandFailure(.inaccessible, "bench iio: \(problem)")
         }
@@ -21,11 +27,13 @@ enum IIOBenchmark {
         print("iio: lodestone watch --mode buffered --heading-filter 0 on a simulated lis3mdl-lis3dh board (NDJSON to a pipe, counted)")
         fflush(nil)
         for rate in rates {
-            let run = try WatchRun(exe: exe, rate: rate)
+            let run = try WatchRun(exe: exe, rate: rate, stop: stop)
             defer { run.finish() }
             _ = run.wait(2) // warm-up: open, first refills
+            try checkStop()
             let a = run.snapshot()
             _ = run.wait(seconds)
+            try checkStop()
             let b = run.snapshot()
             let samples = Double(b.lines - a.lines)
             let cpu = (b.cpuNs - a.cpuNs) / 1e9
@@ -38,16 +46,16 @@ enum IIOBenchmark {
             fflush(nil)
         }
         guard minutes > 0 else { return }
-        let run = try WatchRun(exe: exe, rate: 100)
+        let run = try WatchRun(exe: exe, rate: 100, stop: stop)
         defer { run.finish() }
         print("iio: RSS of lodestone watch at 100 Hz over \(BenchCommand.format(minutes, 0)) min")
         fflush(nil)
         let start = run.snapshot()
         var minute = 1.0
         while minute <= minutes {
-            guard run.wait(start.wall + minute * 60 - Date().timeIntervalSince1970) else {
-                throw CommandFailure(.failure, "lodestone watch ended early")
-            }
+            let running = run.wait(start.wall + minute * 60 - Date().timeIntervalSince1970)
+            try checkStop()
+            guard running else { throw CommandFailure(.failure, "lodestone watch ended early") }
             let s = run.snapshot()
             print(BenchCommand.pad("  after \(BenchCommand.format(minute, 0)) min")
                   + "RSS " + BenchCommand.format(s.rssKB / 1024, 2) + " MB, peak " + BenchCommand.format(s.hwmKB / 1024, 2) + " MB, "
@@ -72,8 +80,10 @@ private final class WatchRun {
     let outer: pid_t
     let inner: pid_t
     let counter: LineCounter
+    let stop: StopSignals
 
-    init(exe: String, rate: Double) throws {
+    init(exe: String, rate: Double, stop: StopSignals) throws {
+        self.stop = stop
         board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: BoardAttitude(heading: 37, pitch: 12, roll: -21).quaternion)
         board.start()
         var fds: [Int32] = [0, 0]
@@ -99,10 +109,10 @@ private final class WatchRun {
         inner = found
     }
 
-    /// Waits up to `seconds`; false when watch has ended.
+    /// Waits up to `seconds` (less after a stop signal); false when watch has ended.
     func wait(_ seconds: Double) -> Bool {
         let end = Date().timeIntervalSince1970 + max(0, seconds)
-        while Date().timeIntervalSince1970 < end {
+        while Date().timeIntervalSince1970 < end, !stop.isRequested {
             if kill(inner, 0) != 0 { return false }
             usleep(50_000)
         }

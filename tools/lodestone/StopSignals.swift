@@ -72,6 +72,8 @@ final class StopSignals: Sendable {
         return s == 0 ? nil : s
     }
 
+    var isRequested: Bool { received != nil }
+
     /// The exit code a command stopped by a signal returns: 130 for SIGINT, 0 for SIGTERM (an orderly stop).
     var exitCode: ExitCode { received.map(StopSignals.exitCode(for:)) ?? .success }
 
