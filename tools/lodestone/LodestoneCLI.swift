@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LodestoneCalibrationStore
 import LodestoneLogs
 
 @main
@@ -11,6 +12,7 @@ enum LodestoneCLI {
         WatchCommand.self,
         RecordCommand.self,
         DevicesCommand.self,
+        CalibrateCommand.self,
         SimulateCommand.self,
         SimulatedBoardCommand.self,
         FieldCommand.self,
@@ -92,6 +94,9 @@ enum LodestoneCLI {
         } catch let e as LogError {
             Console.error(e.description)
             return e.exitCode
+        } catch let e as CalibrationFileError {
+            Console.error(e.description)
+            return e.isAccessProblem ? .inaccessible : .badInput
         } catch let e as CommandFailure {
             Console.error(e.description)
             return e.exitCode

@@ -1,3 +1,4 @@
+import LodestoneCalibration
 import LodestoneCore
 import LodestoneLogs
 
@@ -18,6 +19,12 @@ enum ReplayCommand: Command {
         or --year, else the log's wall-clock start (native logs) plus log time, else today;
         the model is re-evaluated after each hour of log time. Near the magnetic poles
         (blackout zone, H < 2000 nT) trueHeading stays null and an event line says why.
+
+        Calibration: --calibration FILE applies a profile made by 'lodestone calibrate'
+        (a magnetometer and an accelerometer profile may be given, comma-separated).
+        Without it, a native log recorded from a named device uses the profiles in
+        calibration/ made for that device, if there are any; --calibration none
+        replays raw readings.
         """
     static let options: [CommandLineArguments.Option] = PipelineOptions.options + PositionOptions.options + [
         .flag("skip-bad-lines", "Skip malformed lines instead of stopping; report how many at the end."),
@@ -26,13 +33,14 @@ enum ReplayCommand: Command {
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         let given = try arguments.positionals(required: 0, optional: 1, "FILE").first
         let path = try given ?? BundledRecording.path()
-        let pipelineOptions = try PipelineOptions(arguments)
+        var pipelineOptions = try PipelineOptions(arguments)
         let position = try PositionOptions(arguments)
         let reader = try LogReader(path: path, options: .init(skipBadLines: arguments.flag("skip-bad-lines")))
         if given == nil {
             Console.note("lodestone: replaying the bundled demo recording \(path) (a SIMULATED board, not a sensor; pass a FILE to replay your own)")
         }
-        var stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position)
+        let accelerometer = try pipelineOptions.loadCalibration(for: SourceDevices(log: reader.metadata))
+        var stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer)
         stream.start(wallClockStart: reader.metadata?.startUnixSeconds)
         let output = OutputStream(fd: 1)
         let json = JSONLineBuilder()
