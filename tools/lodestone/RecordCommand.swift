@@ -33,7 +33,7 @@ enum RecordCommand: Command {
         guard let output = arguments.string("output") else { throw UsageError("missing -o FILE") }
         let duration = try arguments.double("duration", in: 0.001...1e9)
         let sourceOptions = try SourceOptions(arguments)
-        let pipelineOptions = try PipelineOptions(arguments)
+        var pipelineOptions = try PipelineOptions(arguments)
         let position = try PositionOptions(arguments)
         let note = arguments.string("note")
         let toStdout = output == "-"
@@ -46,14 +46,18 @@ enum RecordCommand: Command {
         stop.onStop { cancellation.cancel() }
         defer { source.close() }
 
+        // The profiles for this device, found as `replay` will find them from the log header.
+        let devices = SourceDevices(iio: source)
+        let accelerometer = try pipelineOptions.loadCalibration(for: devices)
+        let stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer)
         var writer: LogWriter?
         var lastFlush = 0.0
         let live = LiveHeadings(duration: duration, stopsWhenOutputCloses: false, printsHeadings: !toStdout)
         let code: ExitCode
         do {
-            code = try live.run(source: source, stream: HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position), stop: stop) { sample, raw, start in
+            code = try live.run(source: source, stream: stream, stop: stop) { sample, raw, start in
                 if writer == nil {
-                    writer = try LogWriter(path: path, metadata: metadata(source: source, start: start, note: note),
+                    writer = try LogWriter(path: path, metadata: metadata(source: source, devices: devices, start: start, note: note),
                                            gyroscope: source.metadata.gyroscope != nil, extraColumns: rawColumns(source))
                 }
                 try writer!.write(sample, integerExtras: rawValues(raw, gyroscope: source.metadata.gyroscope != nil))
@@ -100,7 +104,9 @@ enum RecordCommand: Command {
     }
 
     /// The log header: where, when, how fast, and everything needed to redo the scaling.
-    static func metadata(source: IIOSensorSource, start: String, note: String?) -> LogMetadata {
+    /// The sensors' identities (driver, label as serial) go into their objects, so that
+    /// `SourceDevices(log:)` finds the same calibration profiles as the live run did.
+    static func metadata(source: IIOSensorSource, devices: SourceDevices, start: String, note: String?) -> LogMetadata {
         let meta = source.metadata
         var device: JSONValue = .null
         if let data = try? JSONEncoder().encode(meta), let value = try? JSONDecoder().decode(JSONValue.self, from: data) {
@@ -108,6 +114,12 @@ enum RecordCommand: Command {
         }
         if case .object(var o) = device {
             o["rawColumns"] = .string("mag_raw_*, accel_raw_*, gyro_raw_*: raw counts; body = boardRotation · mountMatrix · ((raw + offset) · unitsPerCount)")
+            for (key, identity) in [("magnetometer", devices.magnetometer), ("accelerometer", devices.accelerometer)] {
+                guard case .object(var sensor)? = o[key], let identity else { continue }
+                if let driver = identity.driver { sensor["driver"] = .string(driver) }
+                if let serial = identity.serial { sensor["serial"] = .string(serial) }
+                o[key] = .object(sensor)
+            }
             device = .object(o)
         }
         let rate = meta.mode == .buffered ? (meta.accelerometer.samplingFrequency ?? meta.requestedRate) : meta.requestedRate

@@ -24,7 +24,7 @@ enum WatchCommand: Command {
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
         let sourceOptions = try SourceOptions(arguments)
-        let pipelineOptions = try PipelineOptions(arguments)
+        var pipelineOptions = try PipelineOptions(arguments)
         let position = try PositionOptions(arguments)
         let count = try arguments.integer("count", minimum: 1)
         let stop = StopSignals()
@@ -32,7 +32,9 @@ enum WatchCommand: Command {
         let cancellation = source.cancellation
         stop.onStop { cancellation.cancel() }
         defer { source.close() }
+        let accelerometer = try pipelineOptions.loadCalibration(for: SourceDevices(iio: source))
         let live = LiveHeadings(headingLimit: count)
-        return try live.run(source: source, stream: HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position), stop: stop)
+        let stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer)
+        return try live.run(source: source, stream: stream, stop: stop)
     }
 }
