@@ -45,7 +45,20 @@ final class LiveProcess: Sendable {
 
     init(outerPID: pid_t) { self.outerPID = outerPID }
 
+    private let done = Atomic<Bool>(false)
+
     func sawLines(_ n: Int) { lineCount.add(n, ordering: .relaxed) }
+
+    func ended() { done.store(true, ordering: .relaxed) }
+
+    /// The command has exited (its output may still be arriving).
+    var hasEnded: Bool {
+        if done.load(ordering: .relaxed) { return true }
+        // A zombie waits for Foundation to reap it: the state letter after the name is Z.
+        guard let stat = try? String(contentsOfFile: "/proc/\(outerPID)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)] == "Z"
+    }
 
     /// Stdout lines printed so far.
     var lines: Int { lineCount.load(ordering: .relaxed) }
@@ -103,12 +116,23 @@ enum Lodestone {
     static func run(on board: SimulatedBoard, backend: SimulatedBoard.Backend = .local, _ arguments: [String],
                     asNobody: Bool = false, during: (@Sendable (LiveProcess) -> Void)? = nil) async throws -> CommandOutput {
         let prefix = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-        return try await run(board.namespaceCommand(backend: backend, program: prefix + [executable] + arguments), during: during)
+        return try await run(on: board, backend: backend, program: prefix + [executable] + arguments, during: during)
+    }
+
+    /// Runs any `program` on `board` (inside its namespace).
+    static func run(on board: SimulatedBoard, backend: SimulatedBoard.Backend = .local, program: [String],
+                    during: (@Sendable (LiveProcess) -> Void)? = nil) async throws -> CommandOutput {
+        try await run(board.namespaceCommand(backend: backend, program: program), during: during)
     }
 
     /// Runs `lodestone arguments…` directly (no namespace), e.g. `replay`.
     static func run(_ arguments: [String]) async throws -> CommandOutput {
         try await run([executable] + arguments, during: nil)
+    }
+
+    /// Runs any command directly (no namespace).
+    static func run(command argv: [String]) async throws -> CommandOutput {
+        try await run(argv, during: nil)
     }
 
     private static func run(_ argv: [String], during: (@Sendable (LiveProcess) -> Void)?) async throws -> CommandOutput {
@@ -149,6 +173,7 @@ enum Lodestone {
         }.start()
         during?(live)
         p.waitUntilExit()
+        live.ended()
         group.wait()
         return collected.withLock { c in
             CommandOutput(status: p.terminationStatus, stdout: c.out, stderr: String(decoding: c.err, as: UTF8.self))

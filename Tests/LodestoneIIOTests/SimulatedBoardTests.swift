@@ -267,6 +267,52 @@ struct SimulatedBoardTests {
         #expect(replay.stdout == out.stdout)
     }
 
+    /// A profile made by `lodestone calibrate` for this device is found by `record` (from
+    /// the live device) and by `replay` (from the log header) alike: the same lines, and
+    /// headings that the hard and soft iron would otherwise throw far off.
+    @Test func calibrationProfileIsUsedByRecordAndReplayAlike() async throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .hmc5883lMPU6050, attitude: Self.attitude, hardIron: Vector3(25, -12, 30),
+                                       softIron: Matrix3(1.08, 0.03, 0, 0.03, 0.94, 0.02, 0, 0.02, 1.0))
+        defer { board.remove() }
+        board.start()
+        let dir = NSTemporaryDirectory() + "lodestone-calibrated-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Run from `dir`, so the profile goes to, and is found in, dir/calibration/.
+        func inDir(_ arguments: [String]) -> [String] { ["sh", "-c", "cd \"$0\" && exec \"$@\"", dir, Lodestone.executable] + arguments }
+        let calibrate = try await Lodestone.run(on: board, program: inDir(["calibrate", "--uri", "local:", "--rate", "100", "--timeout", "60"])) { live in
+            let start = Date()
+            while !live.hasEnded, Date().timeIntervalSince(start) < 70 {
+                let t = Date().timeIntervalSince(start)
+                board.setAttitude(Quaternion(axis: .unitZ, angle: 0.8 * t) * Quaternion(axis: .unitX, angle: 2.3 * t) * Quaternion(axis: .unitY, angle: 1.1 * t))
+                usleep(5_000)
+            }
+            board.setAttitude(Self.attitude)
+        }
+        #expect(calibrate.status == 0, "\(calibrate.stderr.suffix(800))")
+        let profiles = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/calibration")) ?? []
+        #expect(profiles.contains { $0.hasSuffix("-magnetometer.json") }, "\(profiles)")
+
+        let log = dir + "/still.lslog"
+        let record = try await Lodestone.run(on: board, program: inDir(["record", "-o", log, "--duration", "4", "--heading-filter", "0"]))
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(record.stderr.contains("using the matching calibration"), "\(record.stderr)")
+        let replay = try await Lodestone.run(command: ["sh", "-c", "cd \"$0\" && exec \"$@\"", dir, Lodestone.executable, "replay", log, "--heading-filter", "0"])
+        #expect(replay.stderr.contains("using the matching calibration"), "\(replay.stderr)")
+        #expect(replay.stdout == record.stdout, "replay of the recording differs from what record printed")
+        let raw = try await Lodestone.run(["replay", log, "--heading-filter", "0", "--calibration", "none"])
+
+        let truth = truthHeading(Self.attitude)
+        func worst(_ out: CommandOutput) -> Double {
+            out.headings.filter { ($0["timestamp"] as? Double ?? 0) >= 2.5 }
+                .compactMap { $0["magneticHeading"] as? Double }.map { abs(Angle.difference(from: truth, to: $0)) }.max() ?? .infinity
+        }
+        print("measured calibrated record: settled heading error \(worst(record))° with the profile, \(worst(raw))° without")
+        #expect(worst(record) < 2, "with the profile: \(worst(record))°")
+        #expect(worst(raw) > 10, "the hard iron should matter: \(worst(raw))°")
+    }
+
     /// `lodestone watch | head -n 3`: watch ends when its reader goes away.
     @Test func watchEndsWhenTheReaderGoesAway() async throws {
         try requireNamespace()
