@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LodestoneIIO", targets: ["LodestoneIIO"]),
         .library(name: "LodestoneGeomagnetism", targets: ["LodestoneGeomagnetism"]),
         .library(name: "LodestoneCalibration", targets: ["LodestoneCalibration"]),
+        .library(name: "LodestoneCalibrationStore", targets: ["LodestoneCalibrationStore"]),
         .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
     ],
@@ -27,11 +28,14 @@ let package = Package(
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
         .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore"]),
+        // Edge: calibration profile files (atomic writes, reading with checks, per-device names).
+        .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration"]),
         // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
         .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
             name: "lodestone",
-            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism"],
+            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
+                           "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.
@@ -57,7 +61,10 @@ let package = Package(
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation"]),
         // Runs the built `lodestone` executable end to end.
-        .testTarget(name: "LodestoneCLITests", dependencies: ["lodestone"]),
+        .testTarget(
+            name: "LodestoneCLITests",
+            dependencies: ["lodestone", "LodestoneCore", "LodestoneSimulation", "LodestoneSimulatedBoard", "LodestoneTestSupport"]
+        ),
         .testTarget(
             name: "LodestoneIIOTests",
             dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneTestSupport", "iio-probe"]
@@ -71,6 +78,7 @@ let package = Package(
             name: "LodestoneCalibrationTests",
             dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
         ),
+        .testTarget(name: "LodestoneCalibrationStoreTests", dependencies: ["LodestoneCalibrationStore", "LodestoneCalibration", "LodestoneCore"]),
         .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -32,13 +32,13 @@ public final class HeadingManager: Sendable {
     }
 
     private let state: Mutex<State>
-    private let source: Mutex<(any SensorSource)?>
+    private let source: SourceBox
 
     /// Creates a manager that will read `source` once started; the manager owns it from now on.
-    public init(source: sending any SensorSource, settings: HeadingEstimator.Settings = .init(),
+    public init(source: some SensorSource, settings: HeadingEstimator.Settings = .init(),
                 headingFilter: Double = 1) {
         state = Mutex(State(settings: settings, headingFilter: headingFilter))
-        self.source = Mutex(source)
+        self.source = SourceBox(source)
     }
 
     /// Minimum change in degrees before a new heading is delivered (Core Location's `headingFilter`).
@@ -163,7 +163,7 @@ public final class HeadingManager: Sendable {
             }
             let next: SensorSample?
             do {
-                next = try source.withLock { s -> SensorSample? in try s?.nextSample() }
+                next = try source.next()
                 if faulted {
                     faulted = false
                     backoff = 0.1
@@ -201,5 +201,23 @@ public final class HeadingManager: Sendable {
         }
         for c in headingStreams { c.finish() }
         for c in eventStreams { c.finish() }
+    }
+}
+
+/// The manager's source, read only by the manager's one reading thread.
+///
+/// The manager takes the source over (`init(source:)`): a caller must not use
+/// it afterwards. That ownership hand-over is what makes the unchecked
+/// `Sendable` sound. (A `sending` parameter said so too, but Swift 6.3
+/// released a concrete value passed through it twice.)
+private final class SourceBox: @unchecked Sendable {
+    private var source: any SensorSource
+
+    init(_ source: some SensorSource) {
+        self.source = source
+    }
+
+    func next() throws -> SensorSample? {
+        try source.nextSample()
     }
 }

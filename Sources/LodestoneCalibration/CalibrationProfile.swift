@@ -82,10 +82,15 @@ public struct CalibrationProfile: Hashable, Sendable {
         public var sampleCount: Int
         /// Samples left out of the fit error as outliers.
         public var outlierCount: Int
+        /// Magnetic dip seen through the correction, degrees, positive down:
+        /// the median angle of the corrected field below the horizontal, with
+        /// the accelerometer's reading as up. Nil when it was not measured
+        /// (no accelerometer, or an accelerometer profile).
+        public var dip: Double?
 
         public init(model: CalibrationModel, grade: CalibrationGrade, fitErrorPercent: Double, residualRMS: Double,
                     fittedMagnitude: Double, expectedMagnitude: Double?, coveragePercent: Double, sampleCount: Int,
-                    outlierCount: Int) {
+                    outlierCount: Int, dip: Double? = nil) {
             self.model = model
             self.grade = grade
             self.fitErrorPercent = fitErrorPercent
@@ -95,6 +100,7 @@ public struct CalibrationProfile: Hashable, Sendable {
             self.coveragePercent = coveragePercent
             self.sampleCount = sampleCount
             self.outlierCount = outlierCount
+            self.dip = dip
         }
     }
 
@@ -117,15 +123,16 @@ public struct CalibrationProfile: Hashable, Sendable {
     }
 
     /// A profile for a fit. `created` is an ISO 8601 date-time, e.g.
-    /// `ISO8601Timestamp.string(unixTime:)` of the current time.
-    public init(sensor: SensorKind, device: DeviceIdentity, created: String, fit: CalibrationFit) {
+    /// `ISO8601Timestamp.string(unixTime:)` of the current time; `dip` is the
+    /// dip measured with the fit (`MeasuredDip`), if any.
+    public init(sensor: SensorKind, device: DeviceIdentity, created: String, fit: CalibrationFit, dip: Double? = nil) {
         self.init(
             sensor: sensor, device: device, created: created,
             parameters: Parameters(unit: sensor.unit, offset: fit.offset, matrix: fit.matrix),
             quality: Quality(model: fit.model, grade: fit.grade, fitErrorPercent: fit.fitErrorPercent,
                              residualRMS: fit.residualRMS, fittedMagnitude: fit.fittedMagnitude,
                              expectedMagnitude: fit.expectedMagnitude, coveragePercent: fit.coveragePercent,
-                             sampleCount: fit.sampleCount, outlierCount: fit.residuals.outlierCount)
+                             sampleCount: fit.sampleCount, outlierCount: fit.residuals.outlierCount, dip: dip)
         )
     }
 
@@ -179,6 +186,12 @@ public struct CalibrationProfile: Hashable, Sendable {
         }
         guard (0...q.sampleCount).contains(q.outlierCount) else {
             throw .invalidValue(field: "quality.outlierCount", reason: "must be 0–\(q.sampleCount) (the sample count), is \(q.outlierCount)")
+        }
+        if let dip = q.dip {
+            try Self.check("quality.dip", dip, -90...90)
+            guard sensor == .magnetometer else {
+                throw .invalidValue(field: "quality.dip", reason: "only a magnetometer profile has a dip")
+            }
         }
         let plausible = sensor.plausibleMagnitude
         for (field, value) in [("quality.fittedMagnitude", q.fittedMagnitude), ("quality.expectedMagnitude", q.expectedMagnitude)] {

@@ -36,7 +36,7 @@ public enum CalibrationReportSVG {
         let mapHeight = (mapWidth / Double.pi).rounded()
         let rowY = [70.0, 70 + panel + gap + 10]
         let mapY = (fit == nil ? rowY[1] : rowY[1] + panel + gap + 10) + 10
-        let height = mapY + max(mapHeight, 250) + 50
+        let height = mapY + max(mapHeight, 250) + 70
         var svg: [String] = []
         svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">")
         svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")
@@ -138,15 +138,7 @@ public enum CalibrationReportSVG {
             let y0 = y + (1 - b.zRange.upperBound) / 2 * height
             let y1 = y + (1 - b.zRange.lowerBound) / 2 * height
             let count = coverage.counts[region]
-            let fill: String
-            if count == 0 {
-                fill = "#ffffff"
-            } else {
-                // Darker green for more samples (log scale).
-                let t = log(Double(count) + 1) / log(Double(max(top, 1)) + 1)
-                let g = Int(200 - 90 * t), r = Int(170 - 140 * t)
-                fill = "rgb(\(r),\(g),\(Int(120 - 60 * t)))"
-            }
+            let fill = cellFill(count: count, top: top)
             out.append("<rect x=\"\(n(x0))\" y=\"\(n(y0))\" width=\"\(n(x1 - x0))\" height=\"\(n(y1 - y0))\" fill=\"\(fill)\" stroke=\"#777\" stroke-width=\"0.6\"><title>region \(region): \(count) samples</title></rect>")
         }
         out.append("<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"none\" stroke=\"#333\"/>")
@@ -157,8 +149,25 @@ public enum CalibrationReportSVG {
         out.append(text(x - 4, y + height / 2 + 4, "0", size: 11, anchor: "end", colour: "#444"))
         out.append(text(x - 4, y + height, "−z", size: 11, anchor: "end", colour: "#444"))
         out.append(text(x, y + height + 30, "white = no samples; x: direction's longitude about z, y: its z component (area-true)", size: 10, colour: "#666"))
+        // The polar caps are strips too thin to see on the map: repeat them as discs.
+        let capsY = y + height + 50
+        out.append(text(x, capsY + 4, "polar caps (the thin top and bottom strips):", size: 11, colour: "#444"))
+        for (k, (region, name)) in [(0, "+z cap"), (EqualAreaSphere.regionCount - 1, "−z cap")].enumerated() {
+            let cx = x + 262 + Double(k) * 150
+            let count = coverage.counts[region]
+            out.append("<ellipse cx=\"\(n(cx))\" cy=\"\(n(capsY))\" rx=\"9\" ry=\"9\" fill=\"\(cellFill(count: count, top: top))\" stroke=\"#777\"><title>region \(region): \(count) samples</title></ellipse>")
+            out.append(text(cx + 14, capsY + 4, "\(name): \(count == 0 ? "empty" : "\(count) samples")", size: 11, colour: "#444"))
+        }
         out.append("</g>")
         return out.joined(separator: "\n")
+    }
+
+    /// White for an empty region, darker green for more samples (log scale).
+    private static func cellFill(count: Int, top: Int) -> String {
+        guard count > 0 else { return "#ffffff" }
+        let t = log(Double(count) + 1) / log(Double(max(top, 1)) + 1)
+        let g = Int(200 - 90 * t), r = Int(170 - 140 * t)
+        return "rgb(\(r),\(g),\(Int(120 - 60 * t)))"
     }
 
     private static func summary(x: Double, y: Double, fit: CalibrationFit?, unit: String, notes: [String],

@@ -39,6 +39,8 @@ public struct AdaptiveSmoother: Sendable {
     let minimumOmega: Double // 2π·minimumCutoff
     let betaOmega: Double    // 2π·β, per rad/s
     let rateTau: Double // 1 / (2π·rateCutoff)
+    /// False for the pass-through filter (an infinite cutoff).
+    let smooths: Bool
     let gravityScale: Double // 1 / (2g · accelerationScale)
     static let gravity2 = 9.80665 * 9.80665
 
@@ -60,6 +62,7 @@ public struct AdaptiveSmoother: Sendable {
         // β = 1 / (2π · lag) Hz per rad/s, so 2πβ = 1 / lag.
         betaOmega = 1 / (settings.maximumLag * Angle.radiansPerDegree)
         rateTau = 1 / (2 * Double.pi * settings.rateCutoff)
+        smooths = minimumOmega.isFinite
         gravityScale = 1 / (2 * 9.80665 * settings.accelerationScale)
     }
 
@@ -89,14 +92,18 @@ public struct AdaptiveSmoother: Sendable {
         }
         guard dt > 0 else { return }
         // α = dt / (dt + τ) with τ = 1 / ω_c: the discrete first-order low-pass.
-        let omega = minimumOmega + betaOmega * rotationRate
-        let alpha = omega.isFinite ? dt * omega / (1 + dt * omega) : 1
-        // Weight 1 / (1 + (Δ/scale)²) with Δ = (|a|² − g²) / 2g ≈ |a| − g: no root, no exp.
-        let departure = (a.squaredLength - Self.gravity2) * gravityScale
-        let weight = omega.isFinite ? 1 / (1 + departure * departure) : 1
-        gravity += (a - gravity) * (alpha * weight)
-        field += (m - field) * alpha
-        lastAlpha = alpha
+        if smooths {
+            let omega = minimumOmega + betaOmega * rotationRate
+            let alpha = dt * omega / (1 + dt * omega)
+            // Weight 1 / (1 + (Δ/scale)²) with Δ = (|a|² − g²) / 2g ≈ |a| − g: no root, no exp.
+            let departure = (a.squaredLength - Self.gravity2) * gravityScale
+            gravity += (a - gravity) * (alpha / (1 + departure * departure))
+            field += (m - field) * alpha
+            lastAlpha = alpha
+        } else {
+            gravity = a
+            field = m
+        }
         let oldUp = up, oldEast = east
         guard directions() else { return }
         let invDt = 1 / dt

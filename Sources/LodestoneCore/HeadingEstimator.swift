@@ -79,10 +79,15 @@ public struct HeadingEstimator: Sendable {
     /// Whether the last sample went through gyro fusion.
     public private(set) var isFusing = false
     let axis: Vector3
+    let mayFuse: Bool
     let maximumAxisUp: Double // sin(90° − elevation limit)
     let fieldRange2: ClosedRange<Double>
     let gravityRange2: ClosedRange<Double>
     var lastTime = -Double.infinity
+    /// Time gathered since the monitor and the noise statistics last ran.
+    var monitorTime = 0.0
+    var monitorStarted = false
+    static let monitorInterval = 0.02
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -92,6 +97,7 @@ public struct HeadingEstimator: Sendable {
                                              expected: settings.expectedField, wallClockStart: settings.wallClockStart)
         fusion = AttitudeFusion(settings: settings.fusionSettings)
         axis = settings.forwardAxis.vector
+        mayFuse = settings.fusion != .ecompass
         maximumAxisUp = Self.cosine(degrees: settings.minimumAxisElevation)
         fieldRange2 = Self.squared(settings.plausibleFieldStrength)
         gravityRange2 = Self.squared(settings.plausibleGravity)
@@ -115,18 +121,24 @@ public struct HeadingEstimator: Sendable {
         let m = settings.calibration.apply(raw)
         let dt = sample.time - lastTime
         lastTime = sample.time
-        if settings.fusion != .ecompass, let w = sample.angularRate, w.isFinite {
+        if mayFuse, let w = sample.angularRate, w.isFinite {
             return fuse(time: sample.time, acceleration: a, field: m, angularRate: w, dt: dt)
         }
         isFusing = false
         smoother.update(gravity: a, field: m, dt: dt)
         guard smoother.isInitialized else { return nil }
-        accuracyEstimator.record(field: m, smoothedField: smoother.field,
-                                 acceleration: a, smoothedGravity: smoother.gravity, dt: dt)
         let up = smoother.up, east = smoother.east
-        let still = smoother.rotationRate < Self.stillRate
-            && abs(smoother.gravity.squaredLength - Self.gravity2) < Self.stillGravity2
-        monitor.update(field: m, up: up, still: still, time: sample.time, dt: dt)
+        monitorTime += dt
+        if monitorTime >= Self.monitorInterval || !monitorStarted {
+            // Statistics and the monitor work on ≥ 20 ms scales: 50 updates a second suffice.
+            accuracyEstimator.record(field: m, smoothedField: smoother.field,
+                                     acceleration: a, smoothedGravity: smoother.gravity, dt: monitorTime)
+            let still = smoother.rotationRate < Self.stillRate
+                && abs(smoother.gravity.squaredLength - Self.gravity2) < Self.stillGravity2
+            monitor.update(field: m, up: up, still: still, time: sample.time, dt: monitorTime)
+            monitorTime = 0
+            monitorStarted = true
+        }
         let north = up.cross(east)
         let direction = HeadingDirection(east: east.dot(axis), north: north.dot(axis))
         let valid = abs(up.dot(axis)) < maximumAxisUp

@@ -29,6 +29,10 @@ public final class SimulatedBoard: @unchecked Sendable {
     public let boardRotation: Matrix3
     /// Peak of the triangular dither added to raw counts, in counts.
     public let noise: Double
+    /// Magnetic distortion carried with the board (magnets, iron), body frame:
+    /// the magnetometer reads `softIron · B + hardIron`, in µT.
+    public let hardIron: Vector3
+    public let softIron: Matrix3
 
     struct Truth {
         var attitude: Quaternion
@@ -46,7 +50,8 @@ public final class SimulatedBoard: @unchecked Sendable {
 
     public init(layout: SimulatedLayout, directory: String? = nil, attitude: Quaternion = .identity,
                 earthField: Vector3 = Vector3(0, 20, -44), gravity: Vector3 = Vector3(0, 0, 9.81),
-                boardRotation: Matrix3 = .identity, noise: Double = 1, seed: UInt64 = 0x5EED) throws {
+                boardRotation: Matrix3 = .identity, noise: Double = 1, hardIron: Vector3 = .zero,
+                softIron: Matrix3 = .identity, seed: UInt64 = 0x5EED) throws {
         self.layout = layout
         let dir = directory ?? (NSTemporaryDirectory() + "lodestone-sim-\(layout.id)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         self.directory = dir
@@ -54,6 +59,8 @@ public final class SimulatedBoard: @unchecked Sendable {
         self.gravity = gravity
         self.boardRotation = boardRotation
         self.noise = noise
+        self.hardIron = hardIron
+        self.softIron = softIron
         truth = Mutex(Truth(attitude: attitude, angularRate: .zero, vanished: [], rng: seed))
         deviceDirectories = layout.parts.indices.map { i in "\(dir)/sys/devices/\(layout.parts[i].parentPath)/iio:device\(i)" }
         try writeTree()
@@ -81,7 +88,7 @@ public final class SimulatedBoard: @unchecked Sendable {
         let b = bodyTruth()
         let body: Vector3
         switch sensor.kind {
-        case .magnetometer: body = b.magneticField
+        case .magnetometer: body = softIron * b.magneticField + hardIron
         case .accelerometer: body = b.acceleration
         case .gyroscope: body = b.angularRate
         }

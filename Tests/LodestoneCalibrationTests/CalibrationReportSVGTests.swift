@@ -36,12 +36,16 @@ import Testing
         #expect(counter.elements["rect"] == 108)
         // Six panels × 600 samples.
         #expect(counter.elements["circle"] == 3600)
+        // The two polar caps, too thin to see on the map, drawn again as discs.
+        #expect(counter.elements["ellipse"] == 2)
         let text = counter.texts.joined()
         #expect(text.contains("Test <&> report"))
         #expect(text.contains("Model: full"))
         #expect(text.contains("Fit error: \(CalibrationReportSVG.n(fit.fitErrorPercent, 2)) %"))
         #expect(text.contains("Coverage: \(CalibrationReportSVG.n(fit.coveragePercent, 0)) %"))
         #expect(text.contains("expected 50.00"))
+        #expect(text.contains("+z cap: "))
+        #expect(text.contains("−z cap: "))
     }
 
     @Test func rejectedFitDrawsRawOnly() {

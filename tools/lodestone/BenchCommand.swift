@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LodestoneCalibration
 import LodestoneCore
 import LodestoneGeomagnetism
 import LodestoneLogs
@@ -23,17 +24,25 @@ enum BenchCommand: Command {
         geomag  ns per point of WMM2025 and WMMHR2025 (all elements and rates), the cost of
                 loading the coefficients, and the time from process start to the first
                 'lodestone field' result.
+        calibration  ms per magnetometer calibration fit (CalibrationFitter: model choice,
+                ellipsoid fit, checks, coverage) of 1,000 and 10,000 noisy samples of a
+                distorted full sphere, and per live refit (MagnetometerCalibrator, ≤ 1,000
+                kept samples). Target: ≤ 5 ms for 10,000 samples.
         Build first with: swift build -c release
         """
     static let options: [CommandLineArguments.Option] = [
-        .value("only", "NAMES", "Comma-separated subset: core, ahrs, replay, geomag."),
+        .value("only", "NAMES", "Comma-separated subset: core, ahrs, replay, geomag, calibration."),
         .value("samples", "N", "Samples per benchmark (default 1000000)."),
         .value("directory", "DIR", "Where to write the generated logs (default /tmp)."),
     ]
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
-        let only = Set((arguments.string("only") ?? "core,ahrs,replay,geomag").split(separator: ",").map(String.init))
+        let only = Set((arguments.string("only") ?? "core,ahrs,replay,geomag,calibration").split(separator: ",").map(String.init))
+        let known: Set<String> = ["core", "ahrs", "replay", "geomag", "calibration"]
+        if let unknown = only.subtracting(known).sorted().first {
+            throw UsageError("--only: unknown benchmark '\(unknown)'; use \(known.sorted().joined(separator: ", "))")
+        }
         let samples = try arguments.integer("samples", minimum: 1000) ?? 1_000_000
         let directory = arguments.string("directory") ?? "/tmp"
         #if DEBUG
@@ -44,6 +53,7 @@ enum BenchCommand: Command {
         if only.contains("ahrs") { benchFusion(count: min(samples, 1_000_000)) }
         if only.contains("replay") { try benchReplay(samples: samples, directory: directory) }
         if only.contains("geomag") { try benchGeomagnetism() }
+        if only.contains("calibration") { try benchCalibration() }
         return .success
     }
 
@@ -188,6 +198,43 @@ enum BenchCommand: Command {
         }
     }
 
+    static func benchCalibration() throws {
+        // A distorted magnetometer seen in random attitudes: hard iron, symmetric
+        // soft iron, 0.5 µT noise (uniform attitudes from a fixed-seed generator).
+        var rng = SplitMix64(seed: 42)
+        let hardIron = Vector3(25, -12, 30)
+        let softIron = Matrix3(1.08, 0.03, 0.01, 0.03, 0.94, 0.02, 0.01, 0.02, 1.0)
+        let earth = Vector3(0, 20, -44)
+        func sample() -> Vector3 {
+            let q = Quaternion(w: rng.gaussian(), x: rng.gaussian(), y: rng.gaussian(), z: rng.gaussian()).normalized
+            let noise = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 0.5
+            return softIron * q.conjugate.rotate(earth) + hardIron + noise
+        }
+        let fitter = CalibrationFitter(settings: .magnetometer)
+        for (count, rounds) in [(1_000, 50), (10_000, 20)] {
+            let points = (0..<count).map { _ in sample() }
+            var best = Double.infinity
+            var model = ""
+            for _ in 0..<rounds {
+                let t0 = now()
+                let fit = try fitter.fit(points, expectedMagnitude: 48.3)
+                best = min(best, now() - t0)
+                model = fit.model.rawValue
+            }
+            print(pad("calibration fit, \(count) samples") + format(best * 1000, 3) + " ms  (\(model) model; best of \(rounds))")
+        }
+        var calibrator = MagnetometerCalibrator(expectedMagnitude: 48.3)
+        for _ in 0..<20_000 { calibrator.add(sample()) }
+        calibrator.refit()
+        var best = Double.infinity
+        for _ in 0..<50 {
+            let t0 = now()
+            calibrator.refit()
+            best = min(best, now() - t0)
+        }
+        print(pad("live refit, \(calibrator.keptCount) kept samples") + format(best * 1000, 3) + " ms  (best of 50)")
+    }
+
     /// A plain CSV of moving, noisy samples at sensor resolution.
     static func generate(_ path: String, samples: Int) throws {
         var recording = SyntheticRecording(
@@ -281,5 +328,25 @@ enum BenchCommand: Command {
 
     static func percent(_ a: Int, _ b: Int) -> String {
         format(100 * Double(a) / Double(b), 1) + "%"
+    }
+}
+
+/// A small deterministic generator for benchmark inputs (SplitMix64).
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func uniform() -> Double {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+
+    /// Standard normal (Box–Muller).
+    mutating func gaussian() -> Double {
+        let u = max(uniform(), 1e-300), v = uniform()
+        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 }

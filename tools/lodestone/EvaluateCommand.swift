@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LodestoneCalibration
 import LodestoneCore
 import LodestoneLogs
 
@@ -46,7 +47,7 @@ enum EvaluateCommand: Command {
         let pipelineOptions = try PipelineOptions(arguments)
         var results: [Result] = []
         for file in files {
-            results.append(try evaluate(file, settings: pipelineOptions.estimator))
+            results.append(try evaluate(file, options: pipelineOptions))
         }
         let mean = results.map(\.rmse).reduce(0, +) / Double(results.count)
         let meanCoverage = results.map(\.coverage).reduce(0, +) / Double(results.count)
@@ -88,16 +89,21 @@ enum EvaluateCommand: Command {
         return .success
     }
 
-    static func evaluate(_ file: String, settings: HeadingEstimator.Settings) throws -> Result {
+    /// Scores one file; the calibration is chosen per file (`--calibration`, or
+    /// the profiles matching the file's device).
+    static func evaluate(_ file: String, options: PipelineOptions) throws -> Result {
         let truthColumns = ["truth_w", "truth_x", "truth_y", "truth_z"]
         var reader = try LogReader(path: file, options: .init(extraColumns: truthColumns))
         let hasMovement = reader.columns.contains("movement")
         if hasMovement {
             reader = try LogReader(path: file, options: .init(extraColumns: truthColumns + ["movement"]))
         }
-        var estimator = HeadingEstimator(settings: settings)
+        var options = options
+        let accelerometer = try options.loadCalibration(for: SourceDevices(log: reader.metadata))
+        var estimator = HeadingEstimator(settings: options.estimator)
         var result = Result(file: file)
-        while let sample = try reader.nextSample() {
+        while var sample = try reader.nextSample() {
+            if let accelerometer { sample.acceleration = accelerometer.apply(sample.acceleration) }
             guard let estimate = estimator.update(sample) else { continue }
             let e = reader.extraValues
             guard e[0].isFinite, e[1].isFinite, e[2].isFinite, e[3].isFinite else { continue }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LodestoneCalibrationStore
 import LodestoneLogs
 
 @main
@@ -8,6 +9,7 @@ enum LodestoneCLI {
     /// Every subcommand, in the order `lodestone --help` lists them.
     static let commands: [any Command.Type] = [
         ReplayCommand.self,
+        CalibrateCommand.self,
         SimulateCommand.self,
         FieldCommand.self,
         EvaluateCommand.self,
@@ -88,6 +90,9 @@ enum LodestoneCLI {
         } catch let e as LogError {
             Console.error(e.description)
             return e.exitCode
+        } catch let e as CalibrationFileError {
+            Console.error(e.description)
+            return e.isAccessProblem ? .inaccessible : .badInput
         } catch let e as CommandFailure {
             Console.error(e.description)
             return e.exitCode

@@ -1,3 +1,4 @@
+import LodestoneCalibration
 import LodestoneCore
 
 /// The heading-pipeline options shared by `replay`, `watch` and `serve`.
@@ -7,10 +8,13 @@ struct PipelineOptions {
         .value("forward", "AXIS", "Body axis whose heading is reported: +y (default), +x, -y, -x."),
         .flag("no-smoothing", "Report the per-sample heading without smoothing (compass mode)."),
         .value("fusion", "MODE", "auto (default: gyro fusion when the log has a gyroscope), ecompass or ahrs."),
+        .value("calibration", "FILE[,FILE]",
+               "Calibration profile(s) to apply: a magnetometer and/or an accelerometer profile. Default: the profiles in calibration/ made for this device, if any; 'none' applies none."),
     ]
 
     var estimator = HeadingEstimator.Settings()
     var headingFilter = 1.0
+    var calibration = CalibrationChoice.automatic
 
     init(_ arguments: CommandLineArguments) throws(UsageError) {
         if let f = try arguments.double("heading-filter") {
@@ -30,6 +34,23 @@ struct PipelineOptions {
             }
             estimator.fusion = mode
         }
+        if let text = arguments.string("calibration") { calibration = try CalibrationChoice(argument: text) }
+    }
+
+    /// Loads the calibration for a source made by `devices` (see
+    /// `CalibrationChoice`): sets the magnetometer correction and its status on
+    /// `estimator`, and returns the accelerometer correction to apply at the
+    /// source (`CalibratedSource`), or nil. Says on stderr what it applied.
+    mutating func loadCalibration(for devices: SourceDevices) throws -> AccelerometerCalibration? {
+        let loaded = try calibration.load(for: devices)
+        if let magnetometer = loaded.magnetometer {
+            estimator.calibration = magnetometer.profile.magneticCalibration ?? .identity
+            estimator.calibrationStatus = magnetometer.profile.calibrationStatus
+        }
+        for p in [loaded.magnetometer, loaded.accelerometer].compactMap({ $0 }) {
+            Console.note("lodestone: \(p.automatic ? "using the matching" : "using") calibration \(p.path) (\(p.profile.summary))")
+        }
+        return loaded.accelerometer?.profile.accelerometerCalibration
     }
 
     func makePipeline() -> HeadingPipeline {

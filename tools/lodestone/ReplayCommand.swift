@@ -1,3 +1,4 @@
+import LodestoneCalibration
 import LodestoneCore
 import LodestoneLogs
 
@@ -18,6 +19,12 @@ enum ReplayCommand: Command {
         or --year, else the log's wall-clock start (native logs) plus log time, else today;
         the model is re-evaluated after each hour of log time. Near the magnetic poles
         (blackout zone, H < 2000 nT) trueHeading stays null and an event line says why.
+
+        Calibration: --calibration FILE applies a profile made by 'lodestone calibrate'
+        (a magnetometer and an accelerometer profile may be given, comma-separated).
+        Without it, a native log recorded from a named device uses the profiles in
+        calibration/ made for that device, if there are any; --calibration none
+        replays raw readings.
         """
     static let options: [CommandLineArguments.Option] = PipelineOptions.options + PositionOptions.options + [
         .flag("skip-bad-lines", "Skip malformed lines instead of stopping; report how many at the end."),
@@ -26,12 +33,25 @@ enum ReplayCommand: Command {
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         let given = try arguments.positionals(required: 0, optional: 1, "FILE").first
         let path = try given ?? BundledRecording.path()
-        let pipelineOptions = try PipelineOptions(arguments)
+        var pipelineOptions = try PipelineOptions(arguments)
         let position = try PositionOptions(arguments)
         let reader = try LogReader(path: path, options: .init(skipBadLines: arguments.flag("skip-bad-lines")))
         if given == nil {
             Console.note("lodestone: replaying the bundled demo recording \(path) (a SIMULATED board, not a sensor; pass a FILE to replay your own)")
         }
+        let accelerometer = try pipelineOptions.loadCalibration(for: SourceDevices(log: reader.metadata))
+        if let accelerometer {
+            var source = CalibratedSource(reader, accelerometer: accelerometer)
+            try replay(&source, reader: reader, path: path, options: pipelineOptions, position: position)
+        } else {
+            var source = reader
+            try replay(&source, reader: reader, path: path, options: pipelineOptions, position: position)
+        }
+        return .success
+    }
+
+    static func replay<Source: SensorSource>(_ source: inout Source, reader: LogReader, path: String,
+                                             options pipelineOptions: PipelineOptions, position: PositionOptions) throws {
         var pipeline = pipelineOptions.makePipeline()
         let output = OutputStream(fd: 1)
         let json = JSONLineBuilder()
@@ -39,7 +59,7 @@ enum ReplayCommand: Command {
         var trueNorth = TrueNorth(position, logStart: start, now: WallClock.now())
         defer { output.flush() }
         do {
-            while let sample = try reader.nextSample() {
+            while let sample = try source.nextSample() {
                 if trueNorth != nil {
                     for e in try trueNorth!.update(&pipeline, time: sample.time) {
                         json.appendEvent(e.name, reason: e.reason, detail: e.detail, timestamp: sample.time)
@@ -65,6 +85,5 @@ enum ReplayCommand: Command {
             for e in reader.skippedLines { Console.note("lodestone: skipped \(e)") }
             Console.error("skipped \(reader.skippedLineCount) bad line(s) in \(path)")
         }
-        return .success
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// The profile write survives `kill -9` at any moment: the file is always the
+/// old complete profile or the new complete one.
+@Suite struct AtomicProfileWriteTests {
+    let scratch = Scratch()
+    typealias F = CalibrationFixtures
+
+    /// Runs `lodestone calibrate` with profile writes slowed down (16 bytes per
+    /// `LODESTONE_TEST_WRITE_PAUSE` seconds), killing it after `killAfter` seconds (nil: let it finish).
+    func run(_ arguments: [String], killAfter: Double?) throws -> (seconds: Double, killed: Bool) {
+        let p = Process()
+        p.executableURL = CommandRunner.executable
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(["LODESTONE_TEST_WRITE_PAUSE": "0.004"]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        let start = Date()
+        try p.run()
+        var killed = false
+        if let killAfter {
+            while p.isRunning && Date().timeIntervalSince(start) < killAfter { usleep(500) }
+            if p.isRunning {
+                kill(p.processIdentifier, SIGKILL)
+                killed = true
+            }
+        }
+        p.waitUntilExit()
+        return (Date().timeIntervalSince(start), killed)
+    }
+
+    @Test func aKillDuringTheWriteLeavesTheOldOrTheNewProfile() throws {
+        let oldLog = scratch.path("old.lslog"), newLog = scratch.path("new.lslog")
+        try F.simulate(oldLog, ["--scenario", "tumble", "--seed", "11"])
+        try CommandRunner.run(["simulate", "-o", newLog, "--scenario", "tumble", "--seed", "12", "--hard-iron", "-5,8,12"]).expectSuccess()
+        let target = scratch.path("profile.json")
+        let arguments = ["calibrate", "--from", newLog, "-o", target]
+
+        // The new profile, written in full once, for reference.
+        _ = try run(arguments, killAfter: nil)
+        let newOffset = try F.profile(target)["parameters"].flatMap { ($0 as? [String: Any])?["offset"] as? [Double] }
+        let (duration, _) = try run(arguments, killAfter: nil)
+        try CommandRunner.run(["calibrate", "--from", oldLog, "-o", target]).expectSuccess()
+        let old = try Data(contentsOf: URL(fileURLWithPath: target))
+
+        var rng = SplitMix(seed: 20261130)
+        var killedMidWrite = 0, sawNew = 0, kills = 0
+        for i in 0..<30 {
+            // From process start to a little after its normal end.
+            let delay = rng.uniform() * duration * 1.3
+            let (_, killed) = try run(arguments, killAfter: delay)
+            kills += killed ? 1 : 0
+            let now = try Data(contentsOf: URL(fileURLWithPath: target))
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".profile.json.tmp-") }
+            if !leftovers.isEmpty { killedMidWrite += 1 }
+            for f in leftovers { try FileManager.default.removeItem(atPath: scratch.path(f)) }
+            if now == old { continue }
+            // Not the old file: it must be a complete new profile.
+            let profile = try F.profile(target)
+            let offset = (profile["parameters"] as? [String: Any])?["offset"] as? [Double]
+            #expect(offset == newOffset, "iteration \(i) (kill after \(delay) s): neither the old nor the new profile:\n\(String(decoding: now, as: UTF8.self))")
+            #expect(profile["quality"] != nil && profile["created"] != nil)
+            sawNew += 1
+            // Put the old profile back for the next round.
+            try old.write(to: URL(fileURLWithPath: target))
+        }
+        print("measured atomic write: \(kills) kills over a \(duration) s run, \(killedMidWrite) in the middle of writing, \(sawNew) left the new profile")
+        // The kills did land in the write, so the test can catch a non-atomic write.
+        #expect(killedMidWrite >= 5)
+        #expect(sawNew >= 1)
+        // The next write cleans up what a killed writer left.
+        _ = try run(arguments, killAfter: duration * 0.6)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.hasPrefix(".profile.json.tmp-") })
+        _ = try run(arguments, killAfter: nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.contains(".tmp-") }.isEmpty)
+    }
+}
+
+/// Deterministic delays (SplitMix64), so a failure can be replayed.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func uniform() -> Double {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+}
+
+extension CommandRunner.Result {
+    func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(status == 0, "\(stdout)\n\(stderr)", sourceLocation: sourceLocation)
+        if status != 0 { throw CalibrationFixtures.Failure("command failed: \(stderr)") }
+    }
+}

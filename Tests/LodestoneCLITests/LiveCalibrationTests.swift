@@ -1,0 +1,164 @@
+import Foundation
+import LodestoneCore
+import LodestoneSimulatedBoard
+import LodestoneTestSupport
+import Testing
+
+/// `lodestone calibrate` live, on a simulated IIO board (fake sysfs in a private
+/// namespace) whose attitude the test changes over time: a user turning it.
+/// Fails in CI when namespaces cannot be made, skips elsewhere.
+@Suite(.serialized, .enabled(if: namespaceProblem == nil || SharedData.isInCI, "skipped: \(namespaceProblem ?? "")"))
+struct LiveCalibrationTests {
+    static var problem: String? { namespaceProblem }
+    let scratch = Scratch()
+
+    /// Runs `lodestone ARGS` inside the board's namespace while `turn` moves the board.
+    /// With `interruptAfter`, SIGINT goes to `lodestone` after that many seconds: it
+    /// is the forked child of the `unshare` process this test starts (found by PID).
+    func run(_ board: SimulatedBoard, _ arguments: [String], interruptAfter: Double? = nil,
+             turn: @escaping @Sendable (Double) -> Quaternion?) throws -> CommandRunner.Result {
+        try #require(Self.problem == nil, "namespace tests cannot run: \(Self.problem ?? "")")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = board.namespaceCommand(backend: .local, program: [CommandRunner.executable.path] + arguments)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let done = Flag()
+        let mover = Thread {
+            let start = Date()
+            while !done.value {
+                if let q = turn(Date().timeIntervalSince(start)) { board.setAttitude(q) }
+                usleep(5000)
+            }
+        }
+        mover.start()
+        if let interruptAfter {
+            let pid = p.processIdentifier
+            let interrupter = Thread {
+                usleep(useconds_t(interruptAfter * 1e6))
+                let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+                for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGINT) }
+            }
+            interrupter.start()
+        }
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        done.value = true
+        return CommandRunner.Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                                    stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A board with hard and soft iron, tumbled by the test: calibrate stops by
+    /// itself with a good fit whose offset is the hard iron, and saves it.
+    @Test func liveCalibrationOnATumbledBoardFindsTheHardIron() throws {
+        let hardIron = Vector3(25, -12, 30)
+        let softIron = Matrix3(1.08, 0.03, 0, 0.03, 0.94, 0.02, 0, 0.02, 1.0)
+        let board = try SimulatedBoard(layout: .hmc5883lMPU6050, hardIron: hardIron, softIron: softIron)
+        defer { board.remove() }
+        board.start()
+        let profile = scratch.path("live.json")
+        // Turning about three axes at unrelated rates: most orientations come by within 20 s.
+        let r = try run(board, ["calibrate", "--uri", "local:", "--rate", "100", "--timeout", "60", "-o", profile, "--json"]) { t in
+            Quaternion(axis: .unitZ, angle: 0.8 * t) * Quaternion(axis: .unitX, angle: 2.3 * t) * Quaternion(axis: .unitY, angle: 1.1 * t)
+        }
+        #expect(r.status == 0, "exit \(r.status): \(r.stdout)\n\(r.stderr.suffix(1500))")
+        let o = try #require(r.objects.first, "\(r.stdout)")
+        print("measured live calibration on a simulated HMC5883L: \(o["ending"] ?? "?") after \(o["seconds"] ?? "?") s, \(o["samples"] ?? "?") samples, fit \(o["fit"] ?? "none")")
+        #expect(o["ending"] as? String == "converged")
+        #expect(o["verdict"] as? String == "good")
+        let fit = try #require(o["fit"] as? [String: Any])
+        let offset = try #require(fit["offset"] as? [Double])
+        #expect((Vector3(offset[0], offset[1], offset[2]) - hardIron).length < 1, "offset \(offset)")
+        // The correction undoes the soft iron up to scale (no position given: determinant 1).
+        let m = try #require(fit["matrix"] as? [[Double]])
+        let product = Matrix3(m[0][0], m[0][1], m[0][2], m[1][0], m[1][1], m[1][2], m[2][0], m[2][1], m[2][2]) * softIron
+        let scale = product.trace / 3
+        #expect(product.maxDifference(to: Matrix3.identity * scale) < 0.02 * scale, "M·S = \(product)")
+        #expect((o["device"] as? [String: Any])?["name"] as? String == "hmc5883l")
+        #expect(o["saved"] as? String == profile)
+        let saved = try CalibrationFixtures.profile(profile)
+        #expect((saved["device"] as? [String: Any])?["uri"] as? String == "local:")
+        // Progress was shown while turning (one line per second on a pipe).
+        #expect(r.stderr.contains("calibrate: ") && r.stderr.contains("coverage"), "\(r.stderr.prefix(800))")
+        #expect(r.stderr.contains("Turn the board slowly"))
+    }
+
+    /// A board nobody turns: at the timeout the verdict says why, and nothing is saved.
+    @Test func aStillBoardTimesOutWithAClearVerdict() throws {
+        let board = try SimulatedBoard(layout: .hmc5883lMPU6050, hardIron: Vector3(25, -12, 30))
+        defer { board.remove() }
+        board.start()
+        let profile = scratch.path("still.json")
+        let r = try run(board, ["calibrate", "--uri", "local:", "--timeout", "3", "-o", profile]) { _ in nil }
+        #expect(r.status == 1, "\(r.stdout)\n\(r.stderr.suffix(800))")
+        #expect(r.stdout.contains("stopped after"), "\(r.stdout)")
+        #expect(r.stdout.contains("timeout"))
+        #expect(r.stdout.contains("verdict: REJECTED"))
+        #expect(!FileManager.default.fileExists(atPath: profile))
+    }
+
+    /// Ctrl-C stops collecting, prints the verdict of what was collected, saves nothing, exit 130.
+    @Test func ctrlCAbortsWithoutSaving() throws {
+        let board = try SimulatedBoard(layout: .hmc5883lMPU6050, hardIron: Vector3(25, -12, 30))
+        defer { board.remove() }
+        board.start()
+        let profile = scratch.path("interrupted.json")
+        let r = try run(board, ["calibrate", "--uri", "local:", "--rate", "100", "--timeout", "60", "-o", profile],
+                        interruptAfter: 4) { t in
+            Quaternion(axis: .unitZ, angle: 0.8 * t) * Quaternion(axis: .unitX, angle: 2.3 * t)
+        }
+        #expect(r.status == 130, "exit \(r.status): \(r.stdout)\n\(r.stderr.suffix(800))")
+        #expect(r.stdout.contains("interrupted (Ctrl-C)"), "\(r.stdout)")
+        #expect(r.stdout.contains("interrupted: nothing saved"))
+        #expect(!FileManager.default.fileExists(atPath: profile))
+    }
+
+    /// The live accelerometer mode: six faces held still in turn.
+    @Test func liveAccelerometerCalibrationFromSixFaces() throws {
+        let board = try SimulatedBoard(layout: .hmc5883lMPU6050)
+        defer { board.remove() }
+        board.start()
+        let faces: [Quaternion] = [.identity,
+                                   Quaternion(axis: .unitX, angle: .pi),
+                                   Quaternion(axis: .unitX, angle: .pi / 2), Quaternion(axis: .unitX, angle: -.pi / 2),
+                                   Quaternion(axis: .unitY, angle: .pi / 2), Quaternion(axis: .unitY, angle: -.pi / 2)]
+        let profile = scratch.path("accel.json")
+        let r = try run(board, ["calibrate", "--sensor", "accelerometer", "--uri", "local:", "--rate", "100", "--timeout", "40",
+                                "-o", profile, "--json"]) { t in
+            // 2.5 s per face, then a quick turn (0.3 s) to the next: hold still in between.
+            let k = Int(t / 2.8) % faces.count
+            return faces[k]
+        }
+        #expect(r.status == 0, "exit \(r.status): \(r.stdout)\n\(r.stderr.suffix(1500))")
+        let o = try #require(r.objects.first, "\(r.stdout)")
+        print("measured live accelerometer calibration: \(o["ending"] ?? "?") after \(o["seconds"] ?? "?") s, \((o["positions"] as? [Any])?.count ?? 0) positions, fit \(o["fit"] ?? "none")")
+        #expect(o["ending"] as? String == "converged")
+        #expect(o["verdict"] as? String == "good")
+        // The simulated accelerometer has no bias: the offset is quantisation-small.
+        let offset = try #require((o["fit"] as? [String: Any])?["offset"] as? [Double])
+        #expect(offset.allSatisfy { abs($0) < 0.02 }, "\(offset)")
+        #expect((try CalibrationFixtures.profile(profile))["sensor"] as? String == "accelerometer")
+    }
+}
+
+/// Why namespace tests cannot run here, or nil.
+let namespaceProblem: String? = SimulatedBoard.namespaceProblem()
+
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _value = false
+    var value: Bool {
+        get { lock.withLock { _value } }
+        set { lock.withLock { _value = newValue } }
+    }
+}
