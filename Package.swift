@@ -70,10 +70,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LodestoneCalibrationTests",
-            dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
+            dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]
         ),
         .testTarget(name: "LodestoneCalibrationStoreTests", dependencies: ["LodestoneCalibrationStore", "LodestoneCalibration", "LodestoneCore"]),
-        .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneTestSupport"]),
+        .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneSimulation", "LodestoneTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -95,7 +95,7 @@ import Testing
     /// Random tumbling: a body rate of about 1.5 rad/s per axis that changes
     /// over a second, for two hours.
     @Test func randomTumbling() {
-        var random = SeededRandom(seed: 21)
+        var random = RandomSource(seed: 21)
         var omega = Vector3.zero
         let a = Self.dt / 1.0
         let o = Self.run(seconds: 7_200, settle: 300, bias: Self.bias) { _, _ in

@@ -115,7 +115,7 @@ enum CalibrateCommand: Command {
             return (nil, "not saved: the log does not say which device it came from; give -o FILE to save the profile", .success)
         }
         let profile = CalibrationProfile(sensor: o.sensor, device: device,
-                                         created: ISO8601Timestamp.string(unixTime: WallClock.now()), fit: fit, dip: o.dip)
+                                         created: WallClockTime.iso8601(unixSeconds: WallClock.now(), fractionDigits: 0), fit: fit, dip: o.dip)
         do {
             try CalibrationProfileStore.save(profile, to: path, options: writeOptions())
         } catch {
