@@ -18,6 +18,11 @@ struct SourceOptions {
 
     var configuration = IIOSourceConfiguration()
 
+    /// True when any source option was given (commands that can also read a log refuse the mix).
+    static func given(_ arguments: CommandLineArguments) -> Bool {
+        options.contains { arguments.string($0.name) != nil }
+    }
+
     init(_ arguments: CommandLineArguments) throws(UsageError) {
         if let uri = arguments.string("uri") {
             guard !uri.isEmpty else { throw UsageError("--uri needs a libiio URI such as local: or ip:192.168.1.20") }
