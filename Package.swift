@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
-                           "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO",
+                           "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO", "LodestoneSimulatedBoard",
                            "LodestoneSteering", "LodestoneService"],
             path: "tools/lodestone"
         ),
@@ -57,12 +57,6 @@ let package = Package(
         ),
         // Edge: fake sysfs trees of real boards, fed from a known attitude (tests, demo).
         .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
-        // Test-only: opens an IIOSensorSource and prints samples as JSON lines.
-        .executableTarget(
-            name: "iio-probe",
-            dependencies: ["LodestoneIIO", "LodestoneCore"],
-            path: "Tests/IIOProbe"
-        ),
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
@@ -76,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LodestoneIIOTests",
-            dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneTestSupport", "iio-probe"]
+            dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneLogs", "LodestoneTestSupport", "lodestone"]
         ),
         .testTarget(
             name: "LodestoneGeomagnetismTests",
@@ -85,10 +79,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LodestoneCalibrationTests",
-            dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]
+            dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]
         ),
         .testTarget(name: "LodestoneCalibrationStoreTests", dependencies: ["LodestoneCalibrationStore", "LodestoneCalibration", "LodestoneCore"]),
-        .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneTestSupport"]),
+        .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneSimulation", "LodestoneTestSupport"]),
         // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
         .testTarget(
             name: "LodestoneServiceTests",

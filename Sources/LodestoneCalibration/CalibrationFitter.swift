@@ -40,25 +40,45 @@ public struct CalibrationFitter: Sendable {
         }
         let conditioning = FitConditioning(directions: fitter.points.map { $0 - rough.centre })
         var problem: CalibrationRejection?
+        // A richer model that fitted well but whose parameters are pinned down
+        // less well than required (too little spread, or too much scatter for
+        // the spread): kept in case every simpler model turns out not to fit.
+        var uncertain: CalibrationFit?
         for model in CalibrationModel.richestFirst where points.count >= settings.minimumSamples(model) {
-            guard conditioning[model] >= settings.minimumConditioning(model) else { continue }
+            let spread = conditioning[model], required = settings.minimumConditioning(model)
+            guard spread >= required / 2 else { continue }
             guard let solution = fitter.fit(model) else {
                 problem = .notAnEllipsoid
                 continue
             }
-            do {
-                return try finish(solution, points: points, expectedMagnitude: expectedMagnitude, conditioning: conditioning)
+            do throws(CalibrationRejection) {
+                guard spread >= required else { throw .insufficientCoverage(conditioning: spread) }
+                let fit = try finish(solution, points: points, expectedMagnitude: expectedMagnitude,
+                                     conditioning: conditioning, allowUncertain: false)
+                // A simpler model that fits far worse than the richer one is not
+                // an honest fallback: the distortion it leaves out is real.
+                if let richer = uncertain, fit.fitErrorPercent > 2 * richer.fitErrorPercent { return richer }
+                return fit
             } catch {
                 // A richer model that failed its checks may still fall back to
                 // a simpler one; if all fail, the simplest one's reason is reported.
                 problem = error
+                if uncertain == nil, model != .sphere {
+                    uncertain = try? finish(solution, points: points, expectedMagnitude: expectedMagnitude,
+                                            conditioning: conditioning, allowUncertain: true)
+                }
             }
         }
+        // Every simpler model was tried and none fitted: the richer, less certain one is the honest answer.
+        if let richer = uncertain, case .poorFit = problem { return richer }
         throw problem ?? .insufficientCoverage(conditioning: conditioning.sphere)
     }
 
+    /// Checks a solution and builds the fit. With `allowUncertain`, parameters
+    /// that the spread of directions pins down less well than required are
+    /// accepted, graded at best acceptable.
     private func finish(_ solution: EllipsoidFit.Solution, points: [Vector3], expectedMagnitude: Double?,
-                        conditioning: FitConditioning) throws(CalibrationRejection) -> CalibrationFit {
+                        conditioning: FitConditioning, allowUncertain: Bool) throws(CalibrationRejection) -> CalibrationFit {
         let ellipsoid = solution.ellipsoid
         let fitted = ellipsoid.meanRadius
         let target = expectedMagnitude ?? fitted
@@ -75,7 +95,8 @@ public struct CalibrationFitter: Sendable {
         }
         let parameterError = conditioning.predictedParameterError(
             solution.model, relativeResidual: residuals.fitErrorPercent / 100, sampleCount: points.count)
-        guard parameterError <= settings.maximumParameterError else {
+        let certain = parameterError <= settings.maximumParameterError
+        guard certain || allowUncertain else {
             // Too uncertain: blame the scatter if the spread would have been
             // enough at an acceptable fit error, the spread otherwise.
             let neededFitError = residuals.fitErrorPercent * settings.maximumParameterError / parameterError
@@ -97,8 +118,9 @@ public struct CalibrationFitter: Sendable {
             fittedMagnitude: fitted, expectedMagnitude: expectedMagnitude, residuals: residuals,
             coverage: coverage, conditioning: conditioning, sampleCount: points.count,
             iterations: solution.iterations,
-            grade: CalibrationGrade(model: solution.model, fitErrorPercent: residuals.fitErrorPercent,
-                                    coveragePercent: coverage.coveragePercent, thresholds: settings.gradeThresholds)
+            grade: min(certain ? .good : .acceptable,
+                       CalibrationGrade(model: solution.model, fitErrorPercent: residuals.fitErrorPercent,
+                                        coveragePercent: coverage.coveragePercent, thresholds: settings.gradeThresholds))
         )
     }
 }

@@ -107,7 +107,7 @@ public struct CalibrationProfile: Hashable, Sendable {
     public var formatVersion: Int
     public var sensor: SensorKind
     public var device: DeviceIdentity
-    /// ISO 8601 date-time (`ISO8601Timestamp`), e.g. `2026-11-30T04:00:00Z`.
+    /// ISO 8601 date-time (`WallClockTime`), e.g. `2026-11-30T04:00:00Z`.
     public var created: String
     public var parameters: Parameters
     public var quality: Quality
@@ -123,7 +123,7 @@ public struct CalibrationProfile: Hashable, Sendable {
     }
 
     /// A profile for a fit. `created` is an ISO 8601 date-time, e.g.
-    /// `ISO8601Timestamp.string(unixTime:)` of the current time; `dip` is the
+    /// `WallClockTime.iso8601(unixSeconds:fractionDigits: 0)` of the current time; `dip` is the
     /// dip measured with the fit (`MeasuredDip`), if any.
     public init(sensor: SensorKind, device: DeviceIdentity, created: String, fit: CalibrationFit, dip: Double? = nil) {
         self.init(
@@ -155,7 +155,7 @@ public struct CalibrationProfile: Hashable, Sendable {
         guard Self.supportedFormatVersions.contains(formatVersion) else {
             throw .unsupportedVersion(found: formatVersion, supported: Self.supportedFormatVersions)
         }
-        guard ISO8601Timestamp.isValid(created) else {
+        guard WallClockTime.isDateTimeWithZone(created) else {
             throw .invalidValue(field: "created", reason: "\"\(created)\" is not an ISO 8601 date-time such as 2026-11-30T04:00:00Z")
         }
         guard parameters.unit == sensor.unit else {

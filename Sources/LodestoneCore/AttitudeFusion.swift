@@ -11,12 +11,17 @@ import Darwin
 /// The gyro carries the attitude from sample to sample; the accelerometer
 /// (gravity) corrects the tilt and the magnetometer corrects only the heading,
 /// so a disturbed field can never tilt the estimate. The corrections come from
-/// three small Kalman filters, one per earth axis (``AxisErrorFilter``), each
-/// holding the angle error about its axis and the gyro-bias error along it:
+/// one Kalman filter (``AttitudeErrorFilter``) that holds the angle error about
+/// the three earth axes and the gyro-bias error in the body frame, with their
+/// correlations:
 ///
 /// - the gyro-bias error makes the angle error grow, so a bias is learned from
 ///   any correction that keeps pulling the same way, and the heading
 ///   uncertainty grows honestly while the magnetometer is rejected;
+/// - the bias belongs to the body: as the board turns, its effect moves from
+///   one earth axis to another and the filter follows it, so a bias that
+///   averages out while the board sways or spins is neither chased nor
+///   claimed to be known;
 /// - the accelerometer and compass readings are given the variance of errors
 ///   that persist over a correlation time (`motionCorrelationTime`,
 ///   `compassCorrelationTime`), so that many readings of one swing of the arm
@@ -26,7 +31,10 @@ import Darwin
 ///   correlation time before it corrects the tilt: hand motion reverses, its
 ///   acceleration integrates to a bounded velocity and averages out, and a
 ///   tap is spread thin; an average that still disagrees with the prediction
-///   by more than a gate (a sustained acceleration) is ignored;
+///   by more than a gate (a sustained acceleration) is ignored. The average
+///   remembers the last correlation time, during which a bias error kept
+///   turning the estimate, so it measures the tilt error plus that lag
+///   (`lag·δb`), and is fused as such;
 /// - a compass reading that disagrees with the predicted heading by more than
 ///   a gate (in standard deviations) is ignored;
 /// - a field whose strength or dip leaves the learned reference is rejected
@@ -56,9 +64,7 @@ public struct AttitudeFusion: Sendable {
     /// Whether a usable sample has set the attitude yet.
     public private(set) var isInitialized = false
 
-    private var east: AxisErrorFilter
-    private var north: AxisErrorFilter
-    private var up: AxisErrorFilter
+    private var errors: AttitudeErrorFilter
     private var rest: RestDetector
     private var magnetic: MagneticDisturbanceRejection
     private var carried: BodyFixedDisturbance
@@ -73,6 +79,11 @@ public struct AttitudeFusion: Sendable {
     /// Mean square of the acceleration about that average, (m/s²)²: how hard
     /// the board is being moved right now.
     private var motionVariance = 0.0
+    /// How the average's east and north tilt depend on the gyro-bias error
+    /// (body frame), s: the average remembers attitudes the bias error has
+    /// since turned away from. Rows of `∫ w(t − s)·R(s) ds` over the averaging weights.
+    private var eastLag = Vector3.zero
+    private var northLag = Vector3.zero
 
     // Derived from the settings once, in SI units.
     private let angleNoise: Double          // rad²/s
@@ -112,9 +123,7 @@ public struct AttitudeFusion: Sendable {
         latencySquared = settings.magnetometerLatency * settings.magnetometerLatency
         accelerationGateSquared = settings.accelerationGate * settings.accelerationGate
         magneticGateSquared = settings.magneticGate * settings.magneticGate
-        east = AxisErrorFilter(angleVariance: 0, biasVariance: initialBiasVariance)
-        north = east
-        up = east
+        errors = AttitudeErrorFilter(angleVariance: .zero, bias: Matrix3(diagonal: Vector3(1, 1, 1) * initialBiasVariance))
         rest = RestDetector(rateThreshold: settings.restRateThreshold * r,
                             accelerationThreshold: settings.restAccelerationThreshold,
                             minimumDuration: settings.restMinimumDuration,
@@ -138,13 +147,13 @@ public struct AttitudeFusion: Sendable {
     /// field's offset while one is removed). 180 before initialisation.
     public var headingUncertainty: Double {
         guard isInitialized else { return 180 }
-        let variance = up.angleVariance + compassOffsetVariance + offsetHeadingVariance
+        let variance = errors.angle.row2.z + compassOffsetVariance + offsetHeadingVariance
         return min(180, variance.squareRoot() * Angle.degreesPerRadian)
     }
 
     /// One standard deviation of the tilt error (larger of the two horizontal axes), degrees.
     public var tiltUncertainty: Double {
-        isInitialized ? max(east.angleVariance, north.angleVariance).squareRoot() * Angle.degreesPerRadian : 180
+        isInitialized ? max(errors.angle.row0.x, errors.angle.row1.y).squareRoot() * Angle.degreesPerRadian : 180
     }
 
     /// Whether the last magnetometer reading was disturbed: rejected (field
@@ -194,36 +203,38 @@ public struct AttitudeFusion: Sendable {
         // each earth axis grows with the rotation about it.
         let rateE = r * rate
         let k = rateErrorSquared
-        east.predict(dt: dt, angleNoise: angleNoise + k * abs(rateE.x), biasNoise: biasNoise)
-        north.predict(dt: dt, angleNoise: angleNoise + k * abs(rateE.y), biasNoise: biasNoise)
-        up.predict(dt: dt, angleNoise: angleNoise + k * abs(rateE.z), biasNoise: biasNoise)
-        var angle = Vector3.zero   // earth-frame attitude correction, rad
-        var bias = Vector3.zero    // earth-frame bias correction, rad/s
+        let rateNoise = Vector3(abs(rateE.x), abs(rateE.y), abs(rateE.z)) * k
+        errors.predict(rotation: r, dt: dt, angleNoise: rateNoise + Vector3(1, 1, 1) * angleNoise, biasNoise: biasNoise)
+        var correction = AttitudeErrorFilter.Correction()
 
         // At rest the bias-corrected rate is the bias error plus noise.
         if rest.update(angularRate: rate, acceleration: a, dt: dt) {
             let noise = angleNoise / dt
-            let ce = east.measureBias(innovation: rateE.x, noise: noise)
-            let cn = north.measureBias(innovation: rateE.y, noise: noise)
-            let cu = up.measureBias(innovation: rateE.z, noise: noise)
-            angle += Vector3(ce.angle, cn.angle, cu.angle)
-            bias += Vector3(ce.bias, cn.bias, cu.bias)
+            // One reading after the other: each is compared with the state the ones before corrected.
+            correction += errors.measureBias(axis: 0, innovation: rate.x, noise: noise)
+            correction += errors.measureBias(axis: 1, innovation: rate.y - correction.bias.y, noise: noise)
+            correction += errors.measureBias(axis: 2, innovation: rate.z - correction.bias.z, noise: noise)
         }
 
         // Tilt from gravity: the rotation that brings the averaged "up" to +z.
+        // The average remembers the estimate of the last correlation time, and
+        // a bias error has turned the estimate since: the tilt it shows is
+        // θ + lag·δb, not θ. Read as θ alone, the lag pushes the bias estimate
+        // further the way it is already wrong.
         let aE = r * a
         let averaging = min(1, dt / settings.motionCorrelationTime)
         accelerationMean += (aE - accelerationMean) * averaging
         motionVariance += ((aE - accelerationMean).squaredLength - motionVariance) * averaging
+        eastLag = (eastLag + r.row0 * dt) * (1 - averaging)
+        northLag = (northLag + r.row1 * dt) * (1 - averaging)
         let meanNorm = accelerationMean.length
-        let ex = accelerationMean.y / meanNorm, ny = -accelerationMean.x / meanNorm
+        let ex = accelerationMean.y / meanNorm - correction.angle.x - eastLag.dot(correction.bias)
+        let ny = -accelerationMean.x / meanNorm - correction.angle.y - northLag.dot(correction.bias)
         let tiltVariance = (min(motionVariance, motionAccelerationSquared) + accelerometerErrorSquared) / (meanNorm * meanNorm)
-        if ex * ex + ny * ny <= accelerationGateSquared * (tiltVariance + max(east.angleVariance, north.angleVariance)) {
-            let noise = tiltVariance * tiltCorrelation / dt
-            let ce = east.measureAngle(innovation: ex, noise: noise)
-            let cn = north.measureAngle(innovation: ny, noise: noise)
-            angle += Vector3(ce.angle, cn.angle, 0)
-            bias += Vector3(ce.bias, cn.bias, 0)
+        if let c = errors.measureTilt(east: ex, north: ny, eastLag: eastLag, northLag: northLag,
+                                      noise: tiltVariance * tiltCorrelation / dt, spread: tiltVariance,
+                                      gateSquared: accelerationGateSquared) {
+            correction += c
         }
 
         // Heading from the horizontal field, less any field carried with the board.
@@ -241,14 +252,12 @@ public struct AttitudeFusion: Sendable {
         lastMagneticReadingRejected = true
         if magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: turned, dt: dt),
            horizontalSquared > 1e-6 * fieldNorm * fieldNorm {
-            let psi = atan2(mE.x, mE.y)
+            let psi = atan2(mE.x, mE.y) - correction.angle.z
             let noise = magnetometerNoiseSquared / horizontalSquared
-                + mE.z * mE.z / horizontalSquared * north.angleVariance
+                + mE.z * mE.z / horizontalSquared * errors.angle.row1.y
             let compass = compassVariance + offsetHeadingVariance
-            if psi * psi <= magneticGateSquared * (up.angleVariance + noise + compass + compassOffsetVariance) {
-                let cu = up.measureAngle(innovation: psi, noise: noise + compass * compassCorrelation / dt)
-                angle.z += cu.angle
-                bias.z += cu.bias
+            if psi * psi <= magneticGateSquared * (errors.angle.row2.z + noise + compass + compassOffsetVariance) {
+                correction += errors.measureHeading(innovation: psi, noise: noise + compass * compassCorrelation / dt)
                 // The reference is learned from the earth field alone, never through an offset.
                 if carried.offset == nil { magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt) }
                 lastMagneticReadingRejected = false
@@ -256,10 +265,13 @@ public struct AttitudeFusion: Sendable {
         }
         rawFieldDisturbed = carried.offset != nil && !magnetic.matches(fieldInEarth: rawE, norm: mNorm)
 
+        let angle = correction.angle, bias = correction.bias
         attitude = (Self.rotation(angle) * attitude).normalized
-        // The average was taken in the old earth frame: turn it with the correction.
-        accelerationMean += angle.cross(accelerationMean)
-        gyroBias += r.transposed * bias
+        gyroBias += bias
+        // The average was taken along the old estimate: turn it with the
+        // correction, and with what the new bias would have changed meanwhile.
+        let lag = Vector3(eastLag.dot(bias), northLag.dot(bias), 0)
+        accelerationMean += (angle + lag).cross(accelerationMean)
     }
 
     /// Compares the reading with the reference field as the current attitude
@@ -277,8 +289,8 @@ public struct AttitudeFusion: Sendable {
         // turns the horizontal field, a tilt about east all of it, about north
         // the vertical part); the magnetometer's latency while the board turns.
         let allowance = magnetometerNoiseSquared * 1.5 * min(1, dt / settings.bodyFieldChangeTime)
-            + up.angleVariance * horizontal * horizontal + east.angleVariance * norm * norm
-            + north.angleVariance * vertical * vertical
+            + errors.angle.row2.z * horizontal * horizontal + errors.angle.row0.x * norm * norm
+            + errors.angle.row1.y * vertical * vertical
             + latencySquared * norm * norm * rate.squaredLength
         return carried.update(residual: residual, earth: residualE, allowance: allowance, dt: dt)
     }
@@ -298,15 +310,16 @@ public struct AttitudeFusion: Sendable {
         attitude = Quaternion(rotationMatrix: Matrix3(rows: e, upAxis.cross(e), upAxis))
         let mE = attitude.rotate(m)
         let clean = magnetic.classify(fieldInEarth: mE, norm: m.length, rotation: 0, dt: 0)
-        let keptBias = isInitialized ? up.biasVariance : initialBiasVariance
-        east = AxisErrorFilter(angleVariance: initialTiltVariance, biasVariance: isInitialized ? east.biasVariance : keptBias)
-        north = AxisErrorFilter(angleVariance: initialTiltVariance, biasVariance: isInitialized ? north.biasVariance : keptBias)
+        let keptBias = isInitialized ? errors.bias : Matrix3(diagonal: Vector3(1, 1, 1) * initialBiasVariance)
         let tanDipSquared = mE.z * mE.z / (horizontal * horizontal)
         let headingVariance = clean
             ? magnetometerNoiseSquared / (horizontal * horizontal) + compassVariance + tanDipSquared * initialTiltVariance
             : Double.pi * Double.pi
-        up = AxisErrorFilter(angleVariance: headingVariance, biasVariance: keptBias)
+        errors = AttitudeErrorFilter(angleVariance: Vector3(initialTiltVariance, initialTiltVariance, headingVariance),
+                                     bias: keptBias)
         accelerationMean = Vector3(0, 0, a.length)
+        eastLag = .zero
+        northLag = .zero
         motionVariance = settings.motionAcceleration * settings.motionAcceleration
         lastMagneticReadingRejected = !clean
         rest.reset()

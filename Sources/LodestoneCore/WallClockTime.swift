@@ -39,13 +39,13 @@ public enum WallClockTime {
             return true
         }
         guard let y = number(4), expect(0x2D), let mo = number(2), expect(0x2D), let d = number(2),
-              (1...12).contains(mo), (1...31).contains(d) else { return nil }
+              (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y) else { return nil }
         var seconds = Double(daysSinceEpoch(year: y, month: mo, day: d) * 86_400)
         if i == b.count { return seconds }
         guard i < b.count, b[i] == 0x54 || b[i] == 0x20 || b[i] == 0x74 else { return nil }
         i += 1
         guard let h = number(2), expect(0x3A), let mi = number(2), expect(0x3A), let s = number(2),
-              h < 24, mi < 60, s < 61 else { return nil }
+              h < 24, mi < 60, s <= 60 else { return nil }
         seconds += Double(h * 3600 + mi * 60 + s)
         if i < b.count, b[i] == 0x2E || b[i] == 0x2C {
             i += 1
@@ -64,10 +64,26 @@ public enum WallClockTime {
         guard b[i] == 0x2B || b[i] == 0x2D else { return nil }
         let sign: Double = b[i] == 0x2D ? -1 : 1
         i += 1
-        guard let oh = number(2) else { return nil }
+        guard let oh = number(2), oh < 24 else { return nil }
         _ = expect(0x3A)
-        guard let om = number(2), i == b.count else { return nil }
+        guard let om = number(2), om < 60, i == b.count else { return nil }
         return seconds - sign * Double(oh * 3600 + om * 60)
+    }
+
+    /// A full RFC 3339 date-time: date, time and a zone (`Z` or `±HH:MM`), as
+    /// profiles and logs store them. A bare date or a missing zone is refused.
+    public static func isDateTimeWithZone(_ text: String) -> Bool {
+        guard text.utf8.count >= 20, let last = text.utf8.last else { return false }
+        let zoned = last == 0x5A || last == 0x7A || text.utf8.dropFirst(19).contains(where: { $0 == 0x2B || $0 == 0x2D })
+        return zoned && parse(text) != nil
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Days from 1970-01-01 to a civil date (H. Hinnant's algorithm).

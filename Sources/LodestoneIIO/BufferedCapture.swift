@@ -42,11 +42,13 @@ final class BufferedCapture: CaptureEngine {
         readers.forEach { $0.start() }
     }
 
-    func next() throws(IIOSourceError) -> CaptureEvent {
-        guard let e = try queue.pop(timeoutNs: waitNs) else {
+    func next(_ cancellation: IIOCancellation) throws(IIOSourceError) -> CaptureEvent? {
+        switch try queue.pop(timeoutNs: waitNs, cancellation: cancellation) {
+        case .event(let e): return e
+        case .cancelled: return nil
+        case .timedOut:
             throw .timeout(uri: uri, device: readers.map(\.plan.displayName).joined(separator: ", "), seconds: Double(waitNs) / 1e9)
         }
-        return e
     }
 
     var droppedScans: Int { queue.droppedCount }
@@ -71,6 +73,7 @@ final class DeviceReader: @unchecked Sendable {
     private let formats: [[IIOScanType]]
     private let timestamp: (OpaquePointer, IIOScanType)?
     private let stopping = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
     private var thread: pthread_t? = nil
 
     init(context: IIOContext, plan: DeviceCapturePlan, queue: EventQueue) throws(IIOSourceError) {
@@ -144,6 +147,7 @@ final class DeviceReader: @unchecked Sendable {
     }
 
     private func run() {
+        defer { finished.store(true, ordering: .releasing) }
         while !stopping.load(ordering: .relaxed) {
             let r = iio_buffer_refill(buffer)
             if stopping.load(ordering: .relaxed) { return }
@@ -196,10 +200,17 @@ final class DeviceReader: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread (cancelling a blocked refill) and releases the buffer.
+    /// Stops the thread and releases the buffer. The refill under way is given the time
+    /// it needs to finish (about `samplesPerRefill` periods); only a stalled one is
+    /// cancelled, because a cancelled buffer over `ip:` makes libiio print errors when
+    /// the buffer is then destroyed.
     func stop() {
         if stopping.exchange(true, ordering: .relaxed) { return }
-        iio_buffer_cancel(buffer)
+        if thread != nil {
+            let deadline = Clock.nanoseconds(CLOCK_MONOTONIC) + 2 * Int64(plan.samplesPerRefill) * plan.periodNs + 100_000_000
+            while !finished.load(ordering: .acquiring), Clock.nanoseconds(CLOCK_MONOTONIC) < deadline { usleep(2000) }
+        }
+        if !finished.load(ordering: .acquiring) { iio_buffer_cancel(buffer) }
         if let t = thread { pthread_join(t, nil) }
         thread = nil
         iio_buffer_destroy(buffer)

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -17,8 +18,8 @@ struct CaptureEvent {
 
 /// Where capture events come from.
 protocol CaptureEngine: AnyObject {
-    /// Blocks until the next event.
-    func next() throws(IIOSourceError) -> CaptureEvent
+    /// Blocks until the next event; nil once `cancellation` is cancelled.
+    func next(_ cancellation: IIOCancellation) throws(IIOSourceError) -> CaptureEvent?
     /// Scans dropped because the consumer fell behind.
     var droppedScans: Int { get }
     func stop()
@@ -110,21 +111,41 @@ final class EventQueue: @unchecked Sendable {
         return dropped
     }
 
-    /// The next event; queued events come before a pending error. Nil on timeout.
-    func pop(timeoutNs: Int64) throws(IIOSourceError) -> CaptureEvent? {
+    enum Wait { case event(CaptureEvent), timedOut, cancelled }
+
+    /// The next event; queued events come before a pending error. Waits in short
+    /// slices so that a cancellation from another thread is seen within 50 ms.
+    func pop(timeoutNs: Int64, cancellation: IIOCancellation) throws(IIOSourceError) -> Wait {
         let deadline = Clock.nanoseconds(CLOCK_MONOTONIC) + timeoutNs
-        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while count == 0, error == nil {
-            if pthread_cond_timedwait(cond, mutex, &ts) == ETIMEDOUT, count == 0, error == nil { return nil }
+            if cancellation.isCancelled { return .cancelled }
+            let now = Clock.nanoseconds(CLOCK_MONOTONIC)
+            if now >= deadline { return .timedOut }
+            let wake = min(deadline, now + 50_000_000)
+            var ts = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
+            _ = pthread_cond_timedwait(cond, mutex, &ts)
         }
         if count > 0 {
             let e = ring[head]
             head = (head + 1) % ring.count
             count -= 1
-            return e
+            return .event(e)
         }
         throw error!
     }
+}
+
+/// Lets another thread (a signal handler's, say) end a blocked
+/// ``IIOSensorSource/nextSample()``: it returns nil, the end of the stream,
+/// within about 50 ms.
+public final class IIOCancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func cancel() { flag.store(true, ordering: .releasing) }
+
+    public var isCancelled: Bool { flag.load(ordering: .acquiring) }
 }

@@ -9,6 +9,8 @@ struct HeldSeries {
     private var count = 0
     /// The reading most recently paired, held until a newer one is due.
     private(set) var current: RawTriple?
+    /// Time of the newest reading appended.
+    private(set) var latestTime: Int64?
 
     init(capacity: Int = 32) {
         times = Array(repeating: 0, count: capacity)
@@ -19,9 +21,11 @@ struct HeldSeries {
         start = 0
         count = 0
         current = nil
+        latestTime = nil
     }
 
     mutating func append(time: Int64, _ value: RawTriple) {
+        latestTime = max(latestTime ?? time, time)
         if count == times.count {
             current = values[start]
             start = (start + 1) % times.count

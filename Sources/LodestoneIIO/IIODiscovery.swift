@@ -83,14 +83,14 @@ enum IIODiscovery {
             perCount.append(scale * kind.unitFactor * (quirk?.scaleCorrection ?? 1))
             offsets.append(offset)
         }
-        var mount = Matrix3.identity
         let mountFile = device.first(of: mountMatrixFiles(kind))
-        if let f = mountFile {
-            let text = try string(device, f)
-            guard let m = IIOMountMatrix.parse(text), let _ = m.inverse else {
-                throw .unsupported("\(device.displayName): cannot parse \(f) = \"\(text)\": expected \"a, b, c; d, e, f; g, h, i\" with an invertible matrix")
-            }
-            mount = m
+        var mount = try mountMatrix(device, mountFile)
+        var corrections: [String] = []
+        if applyCorrections, kind == .magnetometer,
+           let fixed = InvensenseMagnetometerMatrix.corrected(deviceName: device.name, printed: mount,
+                                                             accelerometer: try? mountMatrix(device, device.first(of: mountMatrixFiles(.accelerometer)))) {
+            mount = fixed
+            corrections.append(InvensenseMagnetometerMatrix.note)
         }
         let freqFile = device.first(of: frequencyFiles(kind))
         let freq = freqFile.flatMap { f in (try? string(device, f)).flatMap(IIOText.double) }
@@ -98,7 +98,6 @@ enum IIODiscovery {
         var limit: Int64 = 32767
         if let t = types.compactMap({ $0 }).first { limit = t.maximumValue }
         if let q = quirk?.saturationLimit { limit = min(limit, q) }
-        var corrections: [String] = []
         if let q = quirk, q.scaleCorrection != 1 { corrections.append(q.note) }
         let info = IIOSensorInfo(kind: kind, deviceID: device.id, deviceName: device.name, channels: channels,
                                  unitsPerCount: perCount, mountMatrix: IIOMountMatrix.entries(mount), mountMatrixFile: mountFile,
@@ -108,6 +107,16 @@ enum IIODiscovery {
                              unitsPerCount: Vector3(perCount[0], perCount[1], perCount[2]),
                              offsets: Vector3(offsets[0], offsets[1], offsets[2]), mountMatrix: mount,
                              overflowValue: quirk?.overflowValue)
+    }
+
+    /// The matrix in `file` (identity when there is no file).
+    static func mountMatrix(_ device: IIODevice, _ file: String?) throws(IIOSourceError) -> Matrix3 {
+        guard let f = file else { return .identity }
+        let text = try string(device, f)
+        guard let m = IIOMountMatrix.parse(text), let _ = m.inverse else {
+            throw .unsupported("\(device.displayName): cannot parse \(f) = \"\(text)\": expected \"a, b, c; d, e, f; g, h, i\" with an invertible matrix")
+        }
+        return m
     }
 
     static func string(_ device: IIODevice, _ file: String) throws(IIOSourceError) -> String {

@@ -20,6 +20,12 @@ public struct IIORawCounts: Hashable, Sendable, Codable {
     public var magnetometer: RawTriple
     public var accelerometer: RawTriple
     public var gyroscope: RawTriple?
+
+    public init(magnetometer: RawTriple, accelerometer: RawTriple, gyroscope: RawTriple?) {
+        self.magnetometer = magnetometer
+        self.accelerometer = accelerometer
+        self.gyroscope = gyroscope
+    }
 }
 
 /// Health of one sensor: a stuck sensor repeats the same raw triple; a saturated

@@ -30,7 +30,9 @@ public struct IIOSourceMetadata: Codable, Sendable, Hashable {
 /// Samples are emitted at the accelerometer's pace, each paired with the latest
 /// magnetometer (and separate gyroscope) reading taken at or before its time, held
 /// between their own samples; nothing is emitted before the first magnetometer
-/// reading. `time` counts seconds since the
+/// reading. A magnetometer on a device of its own that falls silent while the
+/// accelerometer runs on is a transient timeout (after 3 of its periods, at least
+/// 0.5 s), not a frozen heading. `time` counts seconds since the
 /// first sample (``startWallClock``), from `in_timestamp` when the device has one,
 /// else CLOCK_MONOTONIC. After a transient error the devices are closed and
 /// reopened on the next call.
@@ -42,6 +44,8 @@ public final class IIOSensorSource: SensorSource {
     public private(set) var startWallClock: Double?
     /// Raw counts behind the latest sample.
     public private(set) var latestRaw: IIORawCounts?
+    /// Cancel it from any thread to make ``nextSample()`` return nil (end of stream) promptly.
+    public let cancellation = IIOCancellation()
 
     private var context: IIOContext?
     private var engine: CaptureEngine?
@@ -58,6 +62,9 @@ public final class IIOSensorSource: SensorSource {
     private var previousAccel: RawTriple?
     private var previousGyro: RawTriple?
     private var droppedBeforeReopen = 0
+    /// A magnetometer reading older than this, paired with a new accelerometer sample,
+    /// means the magnetometer stalled while the accelerometer runs on (separate buffers).
+    private var staleMagnetometerNs: Int64 = .max
 
     /// Opens the devices now, so that configuration errors surface at once.
     public init(configuration: IIOSourceConfiguration) throws(IIOSourceError) {
@@ -95,13 +102,14 @@ public final class IIOSensorSource: SensorSource {
     }
 
     public func nextSample() throws(IIOSourceError) -> SensorSample? {
-        do {
+        do throws(IIOSourceError) {
+            if cancellation.isCancelled { return nil }
             if engine == nil {
                 diagnostics.reopenCount += 1
                 try reopen()
             }
             while true {
-                let ev = try engine!.next()
+                guard let ev = try engine!.next(cancellation) else { return nil }
                 let c = configuration.stuckSampleCount
                 if ev.hasMagnetometer {
                     diagnostics.magnetometer.observe(ev.magnetometer, previous: previousMag, limit: magnetometer.info.saturationLimit,
@@ -119,6 +127,10 @@ public final class IIOSensorSource: SensorSource {
                 diagnostics.accelerometer.observe(ev.accelerometer, previous: previousAccel, limit: accelerometer.info.saturationLimit,
                                                   overflow: accelerometer.overflowValue, stuckAfter: c)
                 previousAccel = ev.accelerometer
+                if let t = heldMag.latestTime, ev.timeNs - t > staleMagnetometerNs {
+                    throw .timeout(uri: configuration.uri, device: magnetometer.device.displayName,
+                                   seconds: Double(staleMagnetometerNs) / 1e9)
+                }
                 guard let mag = heldMag.value(at: ev.timeNs) else { continue }
                 let gyroRaw = heldGyro.value(at: ev.timeNs)
                 if startNs == nil {
@@ -273,6 +285,7 @@ public final class IIOSensorSource: SensorSource {
         gyroTransform = cfg.boardRotation * (gyroscope?.mountMatrix ?? .identity)
 
         let newEngine: CaptureEngine
+        staleMagnetometerNs = .max
         if mode == .buffered {
             var plans: [DeviceCapturePlan] = []
             for g in groups {
@@ -289,6 +302,10 @@ public final class IIOSensorSource: SensorSource {
                                                periodNs: Int64(1e9 / rate), timeoutMs: timeout))
             }
             newEngine = try BufferedCapture(context: ctx, plans: plans)
+            if magnetometer.device.id != accelerometer.device.id {
+                let magRate = max(0.01, appliedRate[magnetometer.device.id] ?? cfg.rate)
+                staleMagnetometerNs = Int64(max(0.5, 3 / magRate + 2 * cfg.bufferLatency) * 1e9)
+            }
         } else {
             newEngine = PolledCapture(context: ctx, sensors: [magnetometer, accelerometer] + (gyroscope.map { [$0] } ?? []), rate: cfg.rate)
         }

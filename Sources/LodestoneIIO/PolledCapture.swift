@@ -20,13 +20,20 @@ final class PolledCapture: CaptureEngine {
         offsetNs = Clock.offsetToRealtime(CLOCK_MONOTONIC)
     }
 
-    func next() throws(IIOSourceError) -> CaptureEvent {
+    func next(_ cancellation: IIOCancellation) throws(IIOSourceError) -> CaptureEvent? {
         let now = Clock.nanoseconds(CLOCK_MONOTONIC)
         if nextTick == 0 || now - nextTick > 2 * periodNs {
             nextTick = now
-        } else if nextTick > now {
-            var ts = timespec(tv_sec: Int(nextTick / 1_000_000_000), tv_nsec: Int(nextTick % 1_000_000_000))
-            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+        } else {
+            // Sleep to the tick in slices of at most 50 ms, watching for a cancellation.
+            while true {
+                if cancellation.isCancelled { return nil }
+                let t = Clock.nanoseconds(CLOCK_MONOTONIC)
+                guard t < nextTick else { break }
+                let wake = min(nextTick, t + 50_000_000)
+                var ts = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
+                _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+            }
         }
         let stamp = Clock.nanoseconds(CLOCK_MONOTONIC)
         nextTick += periodNs

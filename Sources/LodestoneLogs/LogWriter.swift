@@ -68,6 +68,19 @@ public final class LogWriter {
 
     /// Appends one sample; `extras` fills the extra columns in order.
     public func write(_ sample: SensorSample, extras: [Double] = []) throws(LogError) {
+        var line = try sampleText(sample)
+        for e in extras { line += ",\(e)" }
+        try appendLine(line)
+    }
+
+    /// Appends one sample whose extra columns are whole numbers (raw sensor counts).
+    public func write(_ sample: SensorSample, integerExtras: [Int64]) throws(LogError) {
+        var line = try sampleText(sample)
+        for e in integerExtras { line += ",\(e)" }
+        try appendLine(line)
+    }
+
+    private func sampleText(_ sample: SensorSample) throws(LogError) -> String {
         guard sample.time >= lastTime else {
             throw LogError(.timeWentBackwards, file: path,
                            "sample time \(sample.time) s is before the log's last time \(lastTime) s")
@@ -80,9 +93,12 @@ public final class LogWriter {
             let g = sample.angularRate ?? .zero
             line += ",\(g.x),\(g.y),\(g.z)"
         }
-        for e in extras { line += ",\(e)" }
-        line += "\n"
+        return line
+    }
+
+    private func appendLine(_ line: String) throws(LogError) {
         appendText(line)
+        appendText("\n")
         if buffer.count >= 1 << 16 { try flush() }
     }
 

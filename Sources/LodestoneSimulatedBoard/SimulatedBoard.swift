@@ -53,7 +53,7 @@ public final class SimulatedBoard: @unchecked Sendable {
                 boardRotation: Matrix3 = .identity, noise: Double = 1, hardIron: Vector3 = .zero,
                 softIron: Matrix3 = .identity, seed: UInt64 = 0x5EED) throws {
         self.layout = layout
-        let dir = directory ?? (NSTemporaryDirectory() + "lodestone-sim-\(layout.id)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let dir = directory ?? (SimulatedBoard.scratchDirectory + "lodestone-sim-\(layout.id)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         self.directory = dir
         self.earthField = earthField
         self.gravity = gravity
@@ -68,6 +68,13 @@ public final class SimulatedBoard: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Where trees go: /dev/shm (tmpfs) when writable, so that rewriting raw files never
+    /// waits for a disk busy with other work (a stalled feeder reads as a stuck sensor);
+    /// else the temporary directory.
+    static var scratchDirectory: String {
+        access("/dev/shm", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
+    }
 
     // MARK: Truth
 
@@ -149,7 +156,7 @@ public final class SimulatedBoard: @unchecked Sendable {
                 for (a, axis) in ["x", "y", "z"].enumerated() where !s.sharedScale {
                     try write("\(d)/in_\(t)_\(axis)_scale", s.scaleText[a])
                 }
-                if let f = s.mountMatrixFile { try write("\(d)/\(f)", IIOMountMatrix.format(s.mountMatrix)) }
+                if let f = s.mountMatrixFile { try write("\(d)/\(f)", IIOMountMatrix.format(s.printedMountMatrix ?? s.mountMatrix)) }
             }
             for e in part.extraChannels { try write("\(d)/in_\(e.id)_raw", String(e.raw)) }
             if part.hasBuffer {
@@ -314,6 +321,7 @@ public final class SimulatedBoard: @unchecked Sendable {
     private func feed() {
         var states = Array(repeating: FeedState(), count: layout.parts.count)
         var scratch = [UInt8](repeating: 0, count: 256)
+        let realtimeOffset = now(CLOCK_REALTIME) - now(CLOCK_MONOTONIC)
         while running.load(ordering: .relaxed) {
             let t = now(CLOCK_MONOTONIC)
             let vanished = truth.withLock { $0.vanished }
@@ -337,24 +345,34 @@ public final class SimulatedBoard: @unchecked Sendable {
                         states[n].nextRawWrite = t + 20_000_000
                     }
                 }
-                guard states[n].enabled, t >= states[n].nextDue, let fd = fifos[n], let lay = states[n].layout else { continue }
-                states[n].nextDue += states[n].periodNs
+                guard states[n].enabled, let fd = fifos[n], let lay = states[n].layout else { continue }
                 if t - states[n].nextDue > 100 * states[n].periodNs { states[n].nextDue = t }
-                var raws: [[Int64]] = part.sensors.map { rawCounts($0) }
-                raws.append(part.extraChannels.map(\.raw))
-                let stamp = now(CLOCK_REALTIME)
-                let size = lay.scanBytes
-                if scratch.count < size { scratch = [UInt8](repeating: 0, count: size) }
-                scratch.withUnsafeMutableBytes { buf in
-                    for k in 0..<size { buf[k] = 0 }
-                    let base = buf.baseAddress!
-                    for s in states[n].slots { s.type.encode(raws[s.source][s.axis], into: base + s.offset) }
-                    if let ts = states[n].timestampSlot { ts.type.encode(stamp, into: base + ts.offset) }
-                    _ = Glibc.write(fd, base, size)
+                // Every scan due by now, stamped with its due time (as a sensor's data-ready
+                // interrupt would be), so a late wake-up does not bunch the timestamps.
+                while t >= states[n].nextDue {
+                    var raws: [[Int64]] = part.sensors.map { rawCounts($0) }
+                    raws.append(part.extraChannels.map(\.raw))
+                    let stamp = states[n].nextDue + realtimeOffset
+                    states[n].nextDue += states[n].periodNs
+                    let size = lay.scanBytes
+                    if scratch.count < size { scratch = [UInt8](repeating: 0, count: size) }
+                    scratch.withUnsafeMutableBytes { buf in
+                        for k in 0..<size { buf[k] = 0 }
+                        let base = buf.baseAddress!
+                        for s in states[n].slots { s.type.encode(raws[s.source][s.axis], into: base + s.offset) }
+                        if let ts = states[n].timestampSlot { ts.type.encode(stamp, into: base + ts.offset) }
+                        _ = Glibc.write(fd, base, size)
+                    }
                 }
             }
-            var pause = timespec(tv_sec: 0, tv_nsec: 500_000)
-            nanosleep(&pause, nil)
+            // Sleep until the next scan or check is due (at most 20 ms, so stop() is prompt).
+            var wake = now(CLOCK_MONOTONIC) + 20_000_000
+            for n in layout.parts.indices where !vanished.contains(n) {
+                wake = min(wake, states[n].nextCheck)
+                if states[n].enabled { wake = min(wake, states[n].nextDue) }
+            }
+            var ts = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
+            _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
         }
     }
 
@@ -398,24 +416,31 @@ public final class SimulatedBoard: @unchecked Sendable {
     /// in private mount, network and PID namespaces (root only). With `.ip`, `iiod` serves the
     /// tree on that namespace's loopback and dies with the program.
     public func namespaceCommand(backend: Backend, program: [String]) -> [String] {
-        var script = "set -e\n"
+        var script = "set -e\nhere=$(pwd)\n"
         if backend == .ip { script += "ip link set lo up\n" }
         script += "mount --bind '\(directory)/sys' /sys\n"
+        // The tree may live under /dev/shm, hidden once /dev is replaced: work from inside it.
+        script += "cd '\(directory)/dev'\n"
         script += "mount -t tmpfs -o mode=755 tmpfs /dev\n"
         script += "mknod -m 666 /dev/null c 1 3; mknod -m 666 /dev/zero c 1 5; mknod -m 666 /dev/urandom c 1 9; mknod -m 666 /dev/random c 1 8\n"
         for (n, p) in layout.parts.enumerated() where p.hasBuffer {
-            script += "touch /dev/iio:device\(n); mount --bind '\(directory)/dev/iio:device\(n)' /dev/iio:device\(n)\n"
+            script += "touch /dev/iio:device\(n); mount --bind ./iio:device\(n) /dev/iio:device\(n)\n"
         }
-        if backend == .ip { script += "iiod > '\(directory)/iiod.log' 2>&1 &\n" }
+        if backend == .ip {
+            // Start iiod and wait (up to 5 s) until it accepts connections, so clients need no retry loop.
+            script += "iiod > ../iiod.log 2>&1 &\n"
+            script += "i=0; until bash -c ': </dev/tcp/127.0.0.1/30431' 2>/dev/null; do i=$((i+1)); [ $i -ge 250 ] && break; sleep 0.02; done\n"
+        }
+        script += "cd \"$here\"\n"
         script += "exec \"$@\"\n"
         return ["unshare", "--mount", "--net", "--pid", "--fork", "--kill-child", "sh", "-c", script, "lodestone-sim"] + program
     }
 
-    /// Nil when private namespaces can be made here, else why not.
-    public static func namespaceProblem() -> String? {
+    /// Nil when private namespaces can be made here (with iiod, when `ip` is wanted), else why not.
+    public static func namespaceProblem(ip: Bool = true) -> String? {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["unshare", "--mount", "--net", "--pid", "--fork", "sh", "-c", "mount -t tmpfs tmpfs /sys && ip link set lo up && command -v iiod >/dev/null"]
+        p.arguments = ["unshare", "--mount", "--net", "--pid", "--fork", "sh", "-c", "mount -t tmpfs tmpfs /sys" + (ip ? " && ip link set lo up && command -v iiod >/dev/null" : "")]
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
@@ -423,7 +448,7 @@ public final class SimulatedBoard: @unchecked Sendable {
         p.waitUntilExit()
         if p.terminationStatus == 0 { return nil }
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return "cannot make a private mount/network namespace with iiod (needs root, util-linux unshare, iproute2 and iiod): \(text.trimmingCharacters(in: .whitespacesAndNewlines))"
+        return "cannot make a private mount/network namespace\(ip ? " with iiod" : "") (needs root, util-linux unshare\(ip ? ", iproute2 and iiod" : "")): \(text.trimmingCharacters(in: .whitespacesAndNewlines))"
     }
 }
 

@@ -45,31 +45,40 @@ public struct SimulatedLayout: Sendable {
 
     /// InvenSense MPU-9250 (§2.6): accel, gyro, temp and the AK8963 in one device,
     /// with the driver's `in_magn_mount_matrix` = `0, 1, 0; 1, 0, 0; 0, 0, -1`.
-    public static let mpu9250 = SimulatedLayout(
-        id: "mpu9250", summary: "InvenSense MPU-9250 (inv_mpu6050) with the AK8963 behind it, one device",
-        parts: [
-            SimulatedPart(
-                name: "mpu9250", parentPath: "platform/soc/3f804000.i2c/i2c-1/1-0068",
-                sensors: [
-                    SimulatedSensor(kind: .accelerometer, scaleText: ["0.000598", "0.000598", "0.000598"], sharedScale: true,
-                                    scanIndex: [0, 1, 2], scanType: be16, rawLimit: 32767, mountMatrixFile: "in_accel_mount_matrix"),
-                    SimulatedSensor(kind: .gyroscope, scaleText: ["0.001064724", "0.001064724", "0.001064724"], sharedScale: true,
-                                    scanIndex: [4, 5, 6], scanType: be16, rawLimit: 32767, mountMatrixFile: "in_anglvel_mount_matrix"),
-                    SimulatedSensor(kind: .magnetometer, scaleText: ["0.001500", "0.001781", "0.001652"], sharedScale: false,
-                                    scanIndex: [7, 8, 9], scanType: be16, rawLimit: 32760,
-                                    mountMatrix: Matrix3(0, 1, 0, 1, 0, 0, 0, 0, -1), mountMatrixFile: "in_magn_mount_matrix"),
-                ],
-                extraChannels: [SimulatedExtraChannel(id: "temp", scanIndex: 3, scanType: be16, raw: 2100)],
-                files: ["sampling_frequency": "50", "sampling_frequency_available": "10 20 50 100 200 500",
-                        "in_accel_scale_available": "0.000598 0.001196 0.002392 0.004785",
-                        "in_anglvel_scale_available": "0.000133090 0.000266181 0.000532362 0.001064724",
-                        "in_temp_offset": "12420", "in_temp_scale": "2.941176",
-                        "in_accel_x_calibbias": "0", "in_accel_y_calibbias": "0", "in_accel_z_calibbias": "0",
-                        "in_anglvel_x_calibbias": "0", "in_anglvel_y_calibbias": "0", "in_anglvel_z_calibbias": "0",
-                        "in_accel_matrix": "0, 0, 0; 0, 0, 0; 0, 0, 0", "in_gyro_matrix": "0, 0, 0; 0, 0, 0; 0, 0, 0"],
-                timestampIndex: 10, ownTrigger: "mpu9250-dev0", rateFiles: ["sampling_frequency"]),
-        ],
-        standaloneTriggers: [])
+    public static let mpu9250 = mpu9250(boardMatrix: .identity)
+
+    /// An MPU-9250 whose device tree gives the `mount-matrix` O: the driver prints O for
+    /// accel and gyro and P·O for the magnetometer (P: the AK8963's axes), while the
+    /// AK8963 really sits at O·P. Identical to ``mpu9250`` when O is the identity.
+    public static func mpu9250(boardMatrix o: Matrix3) -> SimulatedLayout {
+        let p = InvensenseMagnetometerMatrix.akAxes
+        return SimulatedLayout(
+            id: o == .identity ? "mpu9250" : "mpu9250-dt-rotated",
+            summary: "InvenSense MPU-9250 (inv_mpu6050) with the AK8963 behind it, one device" + (o == .identity ? "" : ", device-tree mount-matrix \(IIOMountMatrix.format(o))"),
+            parts: [
+                SimulatedPart(
+                    name: "mpu9250", parentPath: "platform/soc/3f804000.i2c/i2c-1/1-0068",
+                    sensors: [
+                        SimulatedSensor(kind: .accelerometer, scaleText: ["0.000598", "0.000598", "0.000598"], sharedScale: true,
+                                        scanIndex: [0, 1, 2], scanType: be16, rawLimit: 32767, mountMatrix: o, mountMatrixFile: "in_accel_mount_matrix"),
+                        SimulatedSensor(kind: .gyroscope, scaleText: ["0.001064724", "0.001064724", "0.001064724"], sharedScale: true,
+                                        scanIndex: [4, 5, 6], scanType: be16, rawLimit: 32767, mountMatrix: o, mountMatrixFile: "in_anglvel_mount_matrix"),
+                        SimulatedSensor(kind: .magnetometer, scaleText: ["0.001500", "0.001781", "0.001652"], sharedScale: false,
+                                        scanIndex: [7, 8, 9], scanType: be16, rawLimit: 32760,
+                                        mountMatrix: o * p, printedMountMatrix: p * o, mountMatrixFile: "in_magn_mount_matrix"),
+                    ],
+                    extraChannels: [SimulatedExtraChannel(id: "temp", scanIndex: 3, scanType: be16, raw: 2100)],
+                    files: ["sampling_frequency": "50", "sampling_frequency_available": "10 20 50 100 200 500",
+                            "in_accel_scale_available": "0.000598 0.001196 0.002392 0.004785",
+                            "in_anglvel_scale_available": "0.000133090 0.000266181 0.000532362 0.001064724",
+                            "in_temp_offset": "12420", "in_temp_scale": "2.941176",
+                            "in_accel_x_calibbias": "0", "in_accel_y_calibbias": "0", "in_accel_z_calibbias": "0",
+                            "in_anglvel_x_calibbias": "0", "in_anglvel_y_calibbias": "0", "in_anglvel_z_calibbias": "0",
+                            "in_accel_matrix": "0, 0, 0; 0, 0, 0; 0, 0, 0", "in_gyro_matrix": "0, 0, 0; 0, 0, 0; 0, 0, 0"],
+                    timestampIndex: 10, ownTrigger: "mpu9250-dev0", rateFiles: ["sampling_frequency"]),
+            ],
+            standaloneTriggers: [])
+    }
 
     /// Bosch BMI160 (§2.8, accel + gyro) + BMM150 (§2.4, 32-bit magnetometer).
     public static let bmi160BMM150 = SimulatedLayout(

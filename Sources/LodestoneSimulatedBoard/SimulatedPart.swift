@@ -15,13 +15,16 @@ public struct SimulatedSensor: Sendable {
     public var scanType: IIOScanType
     /// Raw values clamp here (ADC range).
     public var rawLimit: Int64
-    /// `v_device = M · v_chip`.
+    /// `v_device = M · v_chip`: how the chip really sits.
     public var mountMatrix: Matrix3
+    /// What the driver prints, when that differs from ``mountMatrix`` (the inv_mpu6050 magnetometer).
+    public var printedMountMatrix: Matrix3?
     /// Where the driver prints the matrix (`mount_matrix`, `in_mount_matrix`, `in_magn_mount_matrix` …), nil if none.
     public var mountMatrixFile: String?
 
     public init(kind: IIOSensorKind, scaleText: [String], sharedScale: Bool, physicalScaleFactor: Double = 1, scanIndex: [Int],
-                scanType: IIOScanType, rawLimit: Int64, mountMatrix: Matrix3 = .identity, mountMatrixFile: String?) {
+                scanType: IIOScanType, rawLimit: Int64, mountMatrix: Matrix3 = .identity, printedMountMatrix: Matrix3? = nil,
+                mountMatrixFile: String?) {
         self.kind = kind
         self.scaleText = scaleText
         self.sharedScale = sharedScale
@@ -30,6 +33,7 @@ public struct SimulatedSensor: Sendable {
         self.scanType = scanType
         self.rawLimit = rawLimit
         self.mountMatrix = mountMatrix
+        self.printedMountMatrix = printedMountMatrix
         self.mountMatrixFile = mountMatrixFile
     }
 

@@ -1,16 +1,17 @@
 import LodestoneCore
 import Testing
+import LodestoneSimulation
 @testable import LodestoneCalibration
 
 @Suite struct AccelerometerCalibrationTests {
     static let g = 9.80665
 
     /// A 100 Hz log: each position held 3 s, then 2 s of shaky motion to the next.
-    static func log(positions: [Vector3], gain: Matrix3, bias: Vector3, rng: inout SeededGenerator)
+    static func log(positions: [Vector3], gain: Matrix3, bias: Vector3, rng: inout RandomSource)
         -> (times: [Double], raw: [Vector3], rates: [Vector3]) {
         var times: [Double] = [], raw: [Vector3] = [], rates: [Vector3] = []
         var t = 0.0
-        func sample(_ a: Vector3, _ w: Vector3, _ rng: inout SeededGenerator) {
+        func sample(_ a: Vector3, _ w: Vector3, _ rng: inout RandomSource) {
             times.append(t)
             raw.append(gain * a + bias + Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 0.01)
             rates.append(w)
@@ -32,7 +33,7 @@ import Testing
     static let sixFaces = [Vector3.unitX, -.unitX, .unitY, -.unitY, .unitZ, -.unitZ]
 
     @Test func sixPositionsRecoverOffsetsAndScales() throws {
-        var rng = SeededGenerator(seed: 41)
+        var rng = RandomSource(seed: 41)
         let gain = Matrix3(diagonal: Vector3(1.02, 0.97, 1.035))
         let bias = Vector3(0.15, -0.08, 0.3)
         let log = Self.log(positions: Self.sixFaces, gain: gain, bias: bias, rng: &rng)
@@ -52,7 +53,7 @@ import Testing
 
     /// Fourteen positions (faces and corners) with cross-axis coupling: the full model.
     @Test func manyPositionsRecoverCrossAxisTerms() throws {
-        var rng = SeededGenerator(seed: 42)
+        var rng = RandomSource(seed: 42)
         var positions = Self.sixFaces
         for x in [-1.0, 1] { for y in [-1.0, 1] { for z in [-1.0, 1] { positions.append(Vector3(x, y, z)) } } }
         let gain = Matrix3(1.02, 0.01, -0.008, 0.01, 0.97, 0.006, -0.008, 0.006, 1.035)

@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneCore
 import Testing
+import LodestoneSimulation
 @testable import LodestoneCalibration
 
 @Suite struct CalibrationFitterTests {
@@ -10,7 +11,7 @@ import Testing
     /// of the soft iron a fit can identify), for 40 random distortions with a
     /// rotation part, hard iron up to 2×|B|, 0.5 µT noise, full-sphere tumble.
     @Test func recoversKnownDistortionWithExpectedMagnitude() throws {
-        var rng = SeededGenerator(seed: 5)
+        var rng = RandomSource(seed: 5)
         for trial in 0..<40 {
             let sensor = DistortedMagnetometer.random(&rng, symmetric: false)
             let samples = (0..<800).map { _ in sensor.read(rng.attitude(), &rng) }
@@ -30,7 +31,7 @@ import Testing
     /// Without an expected magnitude the matrix has determinant 1 and the
     /// corrected field keeps the fitted magnitude, in µT.
     @Test func keepsFittedMagnitudeWithoutExpectedOne() throws {
-        var rng = SeededGenerator(seed: 6)
+        var rng = RandomSource(seed: 6)
         let sensor = DistortedMagnetometer.random(&rng, symmetric: false)
         let samples = (0..<1000).map { _ in sensor.read(rng.attitude(), &rng) }
         let fit = try fitter.fit(samples)
@@ -49,7 +50,7 @@ import Testing
 
     /// The worst case of the issue: hard iron exactly 2×|B|, scale ±30 %, cross ±15 %.
     @Test func extremeDistortion() throws {
-        var rng = SeededGenerator(seed: 7)
+        var rng = RandomSource(seed: 7)
         var sensor = DistortedMagnetometer(distortion: Matrix3(1.3, 0.15, -0.15, 0.15, 0.7, 0.15, -0.15, 0.15, 1.0),
                                            hardIron: Vector3(60, -50, 56.57))
         sensor.hardIron = sensor.hardIron.normalized * 100
@@ -63,7 +64,7 @@ import Testing
     /// holds tilted up to 45°, each the mean of 50 noisy samples: RMS < 0.5°
     /// after a calibration from a separate tumble, and far worse before.
     @Test func headingAfterCalibration() throws {
-        var rng = SeededGenerator(seed: 8)
+        var rng = RandomSource(seed: 8)
         var worst = 0.0
         for trial in 0..<10 {
             let sensor = DistortedMagnetometer.random(&rng, symmetric: true)
@@ -93,7 +94,7 @@ import Testing
     }
 
     @Test func robustToSpikes() throws {
-        var rng = SeededGenerator(seed: 9)
+        var rng = RandomSource(seed: 9)
         let sensor = DistortedMagnetometer.random(&rng, symmetric: false)
         var samples = (0..<1000).map { _ in sensor.read(rng.attitude(), &rng) }
         // 1 % of samples hit by 40 µT glitches.

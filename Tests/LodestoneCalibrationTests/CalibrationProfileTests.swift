@@ -2,17 +2,18 @@ import Foundation
 import LodestoneCore
 import LodestoneTestSupport
 import Testing
+import LodestoneSimulation
 @testable import LodestoneCalibration
 
 @Suite struct CalibrationProfileTests {
     static func sampleProfile() throws -> CalibrationProfile {
-        var rng = SeededGenerator(seed: 51)
+        var rng = RandomSource(seed: 51)
         let sensor = DistortedMagnetometer.random(&rng, symmetric: true)
         let fit = try CalibrationFitter(settings: .magnetometer).fit((0..<500).map { _ in sensor.read(rng.attitude(), &rng) },
                                                                      expectedMagnitude: 49.8)
         return CalibrationProfile(sensor: .magnetometer,
                                   device: .init(driver: "hmc5843", name: "hmc5883l", uri: "local:", serial: nil),
-                                  created: ISO8601Timestamp.string(unixTime: 1_796_000_000), fit: fit)
+                                  created: WallClockTime.iso8601(unixSeconds: 1_796_000_000, fractionDigits: 0), fit: fit)
     }
 
     static func json(_ p: CalibrationProfile) throws -> [String: Any] {
@@ -222,16 +223,16 @@ import Testing
     }
 
     @Test func timestamps() {
-        #expect(ISO8601Timestamp.string(unixTime: 0) == "1970-01-01T00:00:00Z")
-        #expect(ISO8601Timestamp.string(unixTime: 951_782_400) == "2000-02-29T00:00:00Z")
-        #expect(ISO8601Timestamp.string(unixTime: -1) == "1969-12-31T23:59:59Z")
-        #expect(ISO8601Timestamp.string(unixTime: 1_796_000_000) == "2026-11-30T00:53:20Z")
+        #expect(WallClockTime.iso8601(unixSeconds: 0, fractionDigits: 0) == "1970-01-01T00:00:00Z")
+        #expect(WallClockTime.iso8601(unixSeconds: 951_782_400, fractionDigits: 0) == "2000-02-29T00:00:00Z")
+        #expect(WallClockTime.iso8601(unixSeconds: -1, fractionDigits: 0) == "1969-12-31T23:59:59Z")
+        #expect(WallClockTime.iso8601(unixSeconds: 1_796_000_000, fractionDigits: 0) == "2026-11-30T00:53:20Z")
         for good in ["2026-11-30T04:00:00Z", "2024-02-29T23:59:60.5+05:30", "2026-01-01T00:00:00-08:00"] {
-            #expect(ISO8601Timestamp.isValid(good), "\(good)")
+            #expect(WallClockTime.isDateTimeWithZone(good), "\(good)")
         }
         for bad in ["2026-11-30", "2025-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-30T24:00:00Z",
                     "2026-11-30T04:00:00", "2026-11-30T04:00:00Zjunk", "2026-11-30T04:00:00.Z"] {
-            #expect(!ISO8601Timestamp.isValid(bad), "\(bad)")
+            #expect(!WallClockTime.isDateTimeWithZone(bad), "\(bad)")
         }
     }
 }

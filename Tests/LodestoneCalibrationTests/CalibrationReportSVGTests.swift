@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import LodestoneCore
 import Testing
+import LodestoneSimulation
 @testable import LodestoneCalibration
 
 @Suite struct CalibrationReportSVGTests {
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func wellFormedWithAllParts() throws {
-        var rng = SeededGenerator(seed: 61)
+        var rng = RandomSource(seed: 61)
         let sensor = DistortedMagnetometer.random(&rng, symmetric: true)
         let raw = (0..<600).map { _ in sensor.read(rng.attitude(), &rng) }
         let fit = try CalibrationFitter(settings: .magnetometer).fit(raw, expectedMagnitude: 50)

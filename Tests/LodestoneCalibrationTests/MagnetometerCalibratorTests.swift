@@ -1,13 +1,14 @@
 import Foundation
 import LodestoneCore
 import Testing
+import LodestoneSimulation
 @testable import LodestoneCalibration
 
 @Suite struct MagnetometerCalibratorTests {
     /// A long live session: memory stays at ≤ 1,000 kept samples, coverage
     /// and fit improve as the user turns through more orientations.
     @Test func liveSessionConverges() throws {
-        var rng = SeededGenerator(seed: 31)
+        var rng = RandomSource(seed: 31)
         let sensor = DistortedMagnetometer.random(&rng, symmetric: true, maximumHardIron: 1)
         var live = MagnetometerCalibrator(expectedMagnitude: sensor.totalIntensity)
         // Phase 1: flat turns only.
@@ -35,7 +36,7 @@ import Testing
 
     /// A device lying still offers thousands of near-identical samples; few are kept.
     @Test func stillDeviceKeepsFewSamples() {
-        var rng = SeededGenerator(seed: 32)
+        var rng = RandomSource(seed: 32)
         let sensor = DistortedMagnetometer(distortion: .identity, hardIron: Vector3(4, 5, 6), noise: 0.5)
         var live = MagnetometerCalibrator()
         let attitude = rng.attitude()

@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneCore
 import Testing
+import LodestoneSimulation
 @testable import LodestoneCalibration
 
 /// Thin coverage gets a simpler model or a clear refusal, never a wrong full fit.
@@ -10,7 +11,7 @@ import Testing
     /// Mild distortion (hard iron plus 3 % gain mismatch), turned about the
     /// vertical with wobbles up to ±20°: the sphere model, offset right to 2 µT.
     @Test func wobblyTurnAboutOneAxisFallsBackToSphere() throws {
-        var rng = SeededGenerator(seed: 11)
+        var rng = RandomSource(seed: 11)
         let sensor = DistortedMagnetometer(distortion: Matrix3(diagonal: Vector3(1.03, 0.98, 1.0)),
                                            hardIron: Vector3(12, -30, 20))
         let samples = (0..<3000).map { _ in sensor.read(rng.tiltedAttitude(maximumTilt: 20), &rng) }
@@ -21,9 +22,12 @@ import Testing
         #expect(fit.grade != .good)
     }
 
-    /// Tilts up to ±60°: enough for per-axis scales or more, not a sphere.
-    @Test func widerTiltsAllowRicherModel() throws {
-        var rng = SeededGenerator(seed: 12)
+    /// Tilts up to ±60°: enough for per-axis scales or more, not a sphere. The
+    /// spread sits near the richer models' threshold, so the choice must not
+    /// depend on the draw: a sphere that fits far worse is never the answer.
+    @Test(arguments: 1...12)
+    func widerTiltsAllowRicherModel(seed: Int) throws {
+        var rng = RandomSource(seed: UInt64(seed))
         let sensor = DistortedMagnetometer(distortion: Matrix3(diagonal: Vector3(1.2, 0.85, 1.0)),
                                            hardIron: Vector3(-20, 5, 30))
         let samples = (0..<4000).map { _ in sensor.read(rng.tiltedAttitude(maximumTilt: 60), &rng) }
@@ -35,7 +39,7 @@ import Testing
     /// A flat turn about one axis only is a planar ring: the offset along the
     /// axis is free for every model, so the fit is refused with the reason.
     @Test func planarRingIsRefused() {
-        var rng = SeededGenerator(seed: 13)
+        var rng = RandomSource(seed: 13)
         let sensor = DistortedMagnetometer(distortion: .identity, hardIron: Vector3(5, 5, 5), noise: 0.3)
         let samples = (0..<2000).map { _ in
             sensor.read(Quaternion(axis: .unitZ, angle: rng.uniform(0...(2 * Double.pi))), &rng)
@@ -53,7 +57,7 @@ import Testing
     }
 
     @Test func tooFewSamples() {
-        var rng = SeededGenerator(seed: 14)
+        var rng = RandomSource(seed: 14)
         let sensor = DistortedMagnetometer(distortion: .identity, hardIron: .zero)
         let samples = (0..<5).map { _ in sensor.read(rng.attitude(), &rng) }
         #expect(throws: CalibrationRejection.tooFewSamples(count: 5, needed: 12)) { try fitter.fit(samples) }
@@ -61,7 +65,7 @@ import Testing
 
     /// Few samples but all round: only the simpler models have enough samples.
     @Test func sampleCountLimitsModel() throws {
-        var rng = SeededGenerator(seed: 15)
+        var rng = RandomSource(seed: 15)
         let sensor = DistortedMagnetometer(distortion: .identity, hardIron: Vector3(10, 0, 0), noise: 0.2)
         let samples = (0..<20).map { _ in sensor.read(rng.attitude(), &rng) }
         let fit = try fitter.fit(samples)
@@ -76,7 +80,7 @@ import Testing
 
     /// Readings in gauss instead of µT: fitted magnitude 0.5 is refused.
     @Test func implausibleMagnitudeIsRefused() {
-        var rng = SeededGenerator(seed: 16)
+        var rng = RandomSource(seed: 16)
         let sensor = DistortedMagnetometer(distortion: .identity, hardIron: Vector3(3, 1, 2))
         let gauss = (0..<500).map { _ in sensor.read(rng.attitude(), &rng) * 0.01 }
         do {
@@ -101,14 +105,14 @@ import Testing
 
     /// Random points in a box are no ellipsoid: refused, not fitted.
     @Test func noiseIsRefused() {
-        var rng = SeededGenerator(seed: 17)
+        var rng = RandomSource(seed: 17)
         let samples = (0..<2000).map { _ in Vector3(rng.uniform(-50...50), rng.uniform(-50...50), rng.uniform(-50...50)) }
         #expect(throws: CalibrationRejection.self) { try fitter.fit(samples) }
     }
 
     /// Two calibrations' worth of data (a magnet attached halfway) cannot be one ellipsoid.
     @Test func changedFieldIsRefusedOrPoor() {
-        var rng = SeededGenerator(seed: 18)
+        var rng = RandomSource(seed: 18)
         let before = DistortedMagnetometer(distortion: .identity, hardIron: .zero)
         let after = DistortedMagnetometer(distortion: .identity, hardIron: Vector3(0, 0, 40))
         let samples = (0..<1000).map { _ in before.read(rng.attitude(), &rng) }

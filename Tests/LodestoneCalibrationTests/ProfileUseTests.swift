@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneCore
 import Testing
+import LodestoneSimulation
 @testable import LodestoneCalibration
 
 /// Using a profile: the status the pipeline gets, the accelerometer adapter,
@@ -71,7 +72,7 @@ import Testing
     /// Dip from synthetic readings: a field at 60° dip seen in many attitudes,
     /// some samples with linear acceleration that the median ignores.
     @Test func measuredDipIsTheMedianAngleBelowHorizontal() {
-        var rng = SeededGenerator(seed: 7)
+        var rng = RandomSource(seed: 7)
         let dip = 60.0 * Double.pi / 180
         let earth = Vector3(0, 45 * cos(dip), -45 * sin(dip))
         let gravity = Vector3(0, 0, 9.81)

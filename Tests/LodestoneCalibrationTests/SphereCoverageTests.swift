@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneCore
 import Testing
+import LodestoneSimulation
 @testable import LodestoneCalibration
 
 @Suite struct SphereCoverageTests {
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func regionLookupMatchesBounds() {
-        var rng = SeededGenerator(seed: 21)
+        var rng = RandomSource(seed: 21)
         for _ in 0..<5000 {
             let v = rng.unitVector() * rng.uniform(0.1...100)
             let region = EqualAreaSphere.region(of: v)!
@@ -35,7 +36,7 @@ import Testing
 
     /// Uniform directions fill each region in proportion (equal area ⇒ equal counts).
     @Test func uniformDirectionsFillRegionsEvenly() {
-        var rng = SeededGenerator(seed: 22)
+        var rng = RandomSource(seed: 22)
         let c = SphereCoverage(directions: (0..<100_000).map { _ in rng.unitVector() })
         #expect(c.coveragePercent == 100)
         #expect(c.gaps.isEmpty)
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func hemisphereIsHalfAndGapPointsDown() throws {
-        var rng = SeededGenerator(seed: 23)
+        var rng = RandomSource(seed: 23)
         let c = SphereCoverage(directions: (0..<20000).map { _ in
             var u = rng.unitVector()
             u.z = abs(u.z)

@@ -1,26 +1,9 @@
 import Foundation
 import LodestoneCore
+import LodestoneSimulation
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a seeded generator so every test run sees the same data.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension RandomSource {
     mutating func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
-
-    /// Standard normal by Box–Muller.
-    mutating func gaussian() -> Double {
-        let u = Double.random(in: Double.ulpOfOne..<1, using: &self)
-        let v = Double.random(in: 0..<1, using: &self)
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
-    }
 
     mutating func unitVector() -> Vector3 { Vector3(gaussian(), gaussian(), gaussian()).normalized }
 
@@ -55,7 +38,7 @@ struct DistortedMagnetometer {
 
     func trueField(_ attitude: Quaternion) -> Vector3 { attitude.conjugate.rotate(earthField) }
 
-    func read(_ attitude: Quaternion, _ rng: inout SeededGenerator) -> Vector3 {
+    func read(_ attitude: Quaternion, _ rng: inout RandomSource) -> Vector3 {
         distortion * trueField(attitude) + hardIron
             + Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * noise
     }
@@ -63,7 +46,7 @@ struct DistortedMagnetometer {
     /// Soft iron within ±30 % scale and ±15 % cross-coupling, hard iron up to
     /// `maximumHardIron` × the field. `symmetric` keeps the cross terms
     /// symmetric (no rotation part, which no magnetometer-only fit can see).
-    static func random(_ rng: inout SeededGenerator, symmetric: Bool, maximumHardIron: Double = 2) -> DistortedMagnetometer {
+    static func random(_ rng: inout RandomSource, symmetric: Bool, maximumHardIron: Double = 2) -> DistortedMagnetometer {
         var m = DistortedMagnetometer(distortion: .identity, hardIron: .zero)
         var d = Matrix3.identity
         for i in 0..<3 { d[i, i] = rng.uniform(0.7...1.3) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LodestoneSimulation
 @testable import LodestoneCore
 
 /// A field carried with the board (``BodyFixedDisturbance``), alone and inside ``AttitudeFusion``.
@@ -21,7 +22,7 @@ import Testing
     @Test func offsetConstantInTheBodyFrameIsTrustedOnceSeenFromManyDirections() throws {
         var e = estimator()
         let o = Vector3(3, -2, 5)
-        var random = SeededRandom(seed: 9)
+        var random = RandomSource(seed: 9)
         var trustedAt: Double?
         for i in 0..<3_000 {
             let t = Double(i) * dt
@@ -46,7 +47,7 @@ import Testing
     @Test func offsetConstantInTheEarthFrameIsNeverTrusted() {
         var e = estimator()
         let d = Vector3(3, -2, 5)
-        var random = SeededRandom(seed: 10)
+        var random = RandomSource(seed: 10)
         var everTrusted = false
         for i in 0..<6_000 {
             let t = Double(i) * dt
@@ -65,7 +66,7 @@ import Testing
     @Test func offsetIsDroppedWhenTheReadingsMatchTheReferenceAgain() throws {
         var e = estimator()
         let o = Vector3(2, -3, 3) // 4.7 µT, inside the gate of 3 × √4 µT
-        var random = SeededRandom(seed: 12)
+        var random = RandomSource(seed: 12)
         var trusted = false, droppedAt: Double?
         for i in 0..<4_000 {
             let t = Double(i) * dt
@@ -86,7 +87,7 @@ import Testing
         var e = estimator()
         let q = Quaternion(axis: Vector3(0.2, 0.5, 1), angle: 0.7)
         let o = Vector3(3, -2, 5)
-        var random = SeededRandom(seed: 11)
+        var random = RandomSource(seed: 11)
         var everTrusted = false
         for _ in 0..<6_000 {
             let r = o + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.7

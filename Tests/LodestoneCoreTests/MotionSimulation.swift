@@ -1,5 +1,6 @@
 import Foundation
 @testable import LodestoneCore
+import LodestoneSimulation
 
 /// Synthetic IMU data with a known truth, for the fusion tests.
 ///
@@ -18,11 +19,11 @@ struct MotionSimulation {
     var bodyFieldOffset = Vector3.zero
     /// Extra field fixed in the room (a magnet nearby), µT, earth frame.
     var earthFieldOffset = Vector3.zero
-    private var random: SeededRandom
+    private var random: RandomSource
 
     init(truth: Quaternion = .identity, seed: UInt64 = 1) {
         self.truth = truth
-        random = SeededRandom(seed: seed)
+        random = RandomSource(seed: seed)
     }
 
     struct Reading {
@@ -50,25 +51,4 @@ struct MotionSimulation {
 func headingError(_ estimate: Quaternion, _ truth: Quaternion) -> Double {
     let e = estimate * truth.conjugate
     return 2 * atan(abs(e.z / e.w)) * Angle.degreesPerRadian
-}
-
-/// SplitMix64 with Box–Muller: small, seeded, good enough for test noise.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
-    }
 }

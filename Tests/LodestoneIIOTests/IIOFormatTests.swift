@@ -168,6 +168,24 @@ import LodestoneCore
         #expect(IIODriverQuirk.quirk(deviceName: "lis3mdl", kind: .magnetometer) == nil)
         #expect(IIODriverQuirk.quirk(deviceName: "hmc5883l", kind: .accelerometer) == nil)
     }
+
+    /// Worked by hand: O = 90° about z = [0 −1 0; 1 0 0; 0 0 1], P = [0 1 0; 1 0 0; 0 0 −1].
+    /// The driver prints P·O = [1 0 0; 0 −1 0; 0 0 −1]; the AK8963 sits at O·P = [−1 0 0; 0 1 0; 0 0 −1].
+    @Test func mpu9250MagnetometerMatrixIsRecomposedForRotatedBoards() {
+        let o = Matrix3(0, -1, 0, 1, 0, 0, 0, 0, 1)
+        let printed = Matrix3(1, 0, 0, 0, -1, 0, 0, 0, -1)
+        let needed = Matrix3(-1, 0, 0, 0, 1, 0, 0, 0, -1)
+        #expect(InvensenseMagnetometerMatrix.corrected(deviceName: "mpu9250", printed: printed, accelerometer: o) == needed)
+        // A field along the accelerometer chip's +x reads on the AK8963's y: it must come out along O·(+x) = +y.
+        #expect(needed * Vector3(0, 1, 0) == o * Vector3(1, 0, 0))
+        #expect(printed * Vector3(0, 1, 0) != o * Vector3(1, 0, 0))
+        // Nothing to correct: identity board (P·O = O·P), a kernel that prints O·P, another driver, no accelerometer matrix.
+        let p = Matrix3(0, 1, 0, 1, 0, 0, 0, 0, -1)
+        #expect(InvensenseMagnetometerMatrix.corrected(deviceName: "mpu9250", printed: p, accelerometer: .identity) == nil)
+        #expect(InvensenseMagnetometerMatrix.corrected(deviceName: "mpu9250", printed: needed, accelerometer: o) == nil)
+        #expect(InvensenseMagnetometerMatrix.corrected(deviceName: "ak8963", printed: printed, accelerometer: o) == nil)
+        #expect(InvensenseMagnetometerMatrix.corrected(deviceName: "mpu9250", printed: printed, accelerometer: nil) == nil)
+    }
 }
 
 @Suite struct HeldSeriesTests {

@@ -1,102 +1,36 @@
 import Foundation
+import Synchronization
 import Testing
 import LodestoneCore
 import LodestoneIIO
+import LodestoneLogs
 import LodestoneSimulatedBoard
 import LodestoneTestSupport
 
-/// Integration: every layout × capture mode × backend, through libiio on a fake sysfs
-/// in a private namespace. Fails in CI when namespaces cannot be made, skips elsewhere.
-@Suite(.serialized, .enabled(if: Probe.problem == nil || SharedData.isInCI, "skipped: \(Probe.problem ?? "")"))
+/// `lodestone devices`, `watch` and `record` on simulated boards: listings, errors,
+/// faults, sensor health, mixed rates, signals. Fails in CI when namespaces cannot be
+/// made, skips elsewhere.
+@Suite(.serialized, .enabled(if: Lodestone.namespaceProblem == nil || SharedData.isInCI, "skipped: \(Lodestone.namespaceProblem ?? "")"))
 struct SimulatedBoardTests {
     /// A static attitude away from every axis: yaw 37°, pitch 12°, roll −21°.
     static let attitude = Quaternion(axis: .unitZ, angle: 37 * Angle.radiansPerDegree)
         * Quaternion(axis: .unitX, angle: 12 * Angle.radiansPerDegree)
         * Quaternion(axis: .unitY, angle: -21 * Angle.radiansPerDegree)
 
-    static let cases: [(String, IIOCaptureMode, SimulatedBoard.Backend)] = SimulatedLayout.all.flatMap { l in
-        [IIOCaptureMode.buffered, .polled].flatMap { m in SimulatedBoard.Backend.allCases.map { (l.id, m, $0) } }
-    }
-
     func requireNamespace() throws {
-        try #require(Probe.problem == nil, "namespace tests cannot run: \(Probe.problem ?? "")")
-    }
-
-    /// Per-axis units per count of the magnetometer and accelerometer in the layout.
-    func resolution(_ layout: SimulatedLayout, _ kind: IIOSensorKind) -> Double {
-        layout.parts.flatMap(\.sensors).first { $0.kind == kind }.map { s in
-            s.scaleText.map { (IIOText.double($0) ?? 0) * s.physicalScaleFactor * kind.unitFactor }.max()!
-        } ?? 0
-    }
-
-    func check(_ run: ProbeRun, board: SimulatedBoard, count: Int, label: String) {
-        #expect(run.exitCode == 0, "\(label): exit \(run.exitCode), errors \(run.errors.map(\.text)), stderr \(run.stderr.suffix(600))")
-        #expect(run.samples.count == count, "\(label): \(run.samples.count) samples")
-        guard !run.samples.isEmpty else { return }
-        let truth = board.bodyTruth()
-        let layout = board.layout
-        // Quantisation ±0.5 count plus dither ±noise counts on each axis.
-        let magTol = (board.noise + 0.5) * resolution(layout, .magnetometer) * 3.0.squareRoot() * 1.01
-        let accTol = (board.noise + 0.5) * resolution(layout, .accelerometer) * 3.0.squareRoot() * 1.01
-        var worstM = 0.0, worstA = 0.0
-        var mSum = Vector3.zero, aSum = Vector3.zero
-        for s in run.samples {
-            worstM = max(worstM, (s.m - truth.magneticField).length)
-            worstA = max(worstA, (s.a - truth.acceleration).length)
-            mSum += s.m
-            aSum += s.a
-        }
-        #expect(worstM <= magTol, "\(label): magnetometer off by \(worstM) µT (tolerance \(magTol)); truth \(truth.magneticField), first \(run.samples[0].m)")
-        #expect(worstA <= accTol, "\(label): accelerometer off by \(worstA) m/s² (tolerance \(accTol)); truth \(truth.acceleration), first \(run.samples[0].a)")
-        let n = Double(run.samples.count)
-        let h = heading(magneticField: mSum / n, acceleration: aSum / n)
-        let hTruth = heading(magneticField: truth.magneticField, acceleration: truth.acceleration)
-        let headingError = abs(Angle.difference(from: hTruth, to: h))
-        print("measured \(label): heading error \(headingError)° over \(run.samples.count) samples, worst |Δm| \(worstM) µT, worst |Δa| \(worstA) m/s²")
-        #expect(headingError <= 0.2, "\(label): heading \(h)° vs truth \(hTruth)°")
-        let times = run.samples.map(\.t)
-        #expect(times.first == 0, "\(label): first time \(times.first ?? -1)")
-        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "\(label): times go backwards")
-        #expect(abs(run.samples[0].wall - Date().timeIntervalSince1970) < 120, "\(label): startWallClock \(run.samples[0].wall)")
-    }
-
-    @Test(arguments: cases)
-    func samplesMatchTruth(layoutID: String, mode: IIOCaptureMode, backend: SimulatedBoard.Backend) throws {
-        try requireNamespace()
-        let layout = try #require(SimulatedLayout.named(layoutID))
-        let board = try SimulatedBoard(layout: layout, attitude: Self.attitude)
-        defer { board.remove() }
-        board.start()
-        let count = 40
-        let run = try Probe.run(board, backend: backend, arguments: ["--mode", mode.rawValue, "--rate", "100", "--count", String(count)])
-        check(run, board: board, count: count, label: "\(layoutID) \(mode) \(backend)")
-        #expect(run.metadata["mode"] as? String == mode.rawValue)
-        #expect(run.samples.last?.flags == [], "no stuck/saturated flags on a healthy board: \(run.samples.last?.flags ?? [])")
-        if board.layout.parts.flatMap(\.sensors).contains(where: { $0.kind == .gyroscope }) {
-            #expect(run.samples.allSatisfy { $0.g != nil }, "gyroscope missing")
-        }
+        try #require(Lodestone.namespaceProblem == nil, "namespace tests cannot run: \(Lodestone.namespaceProblem ?? "")")
     }
 
     @Test(arguments: SimulatedLayout.all.map(\.id))
-    func boardRotation90(layoutID: String) throws {
-        try requireNamespace()
-        let layout = try #require(SimulatedLayout.named(layoutID))
-        let board = try SimulatedBoard(layout: layout, attitude: Self.attitude, boardRotation: BoardRotation.aboutZ(degrees: 90))
-        defer { board.remove() }
-        board.start()
-        let run = try Probe.run(board, backend: .local, arguments: ["--mode", "buffered", "--rate", "100", "--count", "40", "--board-rotation", "90"])
-        check(run, board: board, count: 40, label: "\(layoutID) rotated 90°")
-    }
-
-    @Test(arguments: SimulatedLayout.all.map(\.id))
-    func deviceListing(layoutID: String) throws {
+    func devicesListsSensorsAsJSON(layoutID: String) async throws {
         try requireNamespace()
         let layout = try #require(SimulatedLayout.named(layoutID))
         let board = try SimulatedBoard(layout: layout)
         defer { board.remove() }
-        let run = try Probe.run(board, backend: .ip, arguments: ["--list"])
-        #expect(run.exitCode == 0, "\(run.errors.map(\.text)) \(run.stderr.suffix(400))")
-        let devices = run.devices.filter { ($0["isTrigger"] as? Bool) == false }
+        let out = try await Lodestone.run(on: board, backend: .ip, ["devices", "--uri", "ip:127.0.0.1", "--json"])
+        #expect(out.status == 0, "\(out.stderr.suffix(400))")
+        let all = try #require(try JSONSerialization.jsonObject(with: out.stdout) as? [[String: Any]])
+        let devices = all.filter { ($0["isTrigger"] as? Bool) == false }
         #expect(devices.count == layout.parts.count)
         for (n, part) in layout.parts.enumerated() {
             guard let d = devices.first(where: { $0["id"] as? String == "iio:device\(n)" }) else {
@@ -126,120 +60,280 @@ struct SimulatedBoardTests {
         }
     }
 
-    @Test func missingAccelerometerIsExplained() throws {
+    @Test func devicesTextNamesEverything() async throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .hmc5883lMPU6050)
+        defer { board.remove() }
+        let out = try await Lodestone.run(on: board, ["devices"])
+        #expect(out.status == 0)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        for needle in ["iio:device0  hmc5883l", "iio:device1  mpu6050", "magnetometer", "accelerometer", "gyroscope",
+                       "0.000009174", "µT/count", "index 0, 2, 1, type be:s16/16>>0", "in_magn_sampling_frequency",
+                       "offers 0.75 1.5 3 7.5 15 30 75", "(in_mount_matrix)", "(in_accel_mount_matrix)",
+                       "hmc5843 driver: in_magn_scale is 100× too small", "lodestone", "can run"] {
+            #expect(text.contains(needle), "devices output lacks '\(needle)':\n\(text)")
+        }
+    }
+
+    /// An MPU-9250 turned 90° in the device tree: the driver's magnetometer matrix
+    /// (P·O) would put the field 180° off; Lodestone uses O·P and says so.
+    @Test(arguments: [IIOCaptureMode.buffered, .polled])
+    func mpu9250RotatedInTheDeviceTreeGivesTrueHeadings(mode: IIOCaptureMode) async throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .mpu9250(boardMatrix: Matrix3(0, -1, 0, 1, 0, 0, 0, 0, 1)), attitude: Self.attitude)
+        defer { board.remove() }
+        board.start()
+        let listing = try await Lodestone.run(on: board, ["devices"])
+        #expect(String(decoding: listing.stdout, as: UTF8.self).contains("inv_mpu6050 driver: in_magn_mount_matrix is P·O"))
+        let out = try await Lodestone.run(on: board, ["watch", "--mode", mode.rawValue, "--heading-filter", "0", "--count", "150"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let truth = truthHeading(Self.attitude)
+        let settled = out.headings.suffix(50).compactMap { $0["magneticHeading"] as? Double }
+        let worst = settled.map { abs(Angle.difference(from: truth, to: $0)) }.max() ?? .infinity
+        print("measured mpu9250 with device-tree mount-matrix 90° \(mode): truth \(truth)°, worst of the last 50 \(worst)°")
+        #expect(settled.count == 50 && worst <= 0.2, "\(settled.prefix(3)) vs \(truth)")
+    }
+
+    @Test func missingAccelerometerIsExplained() async throws {
         try requireNamespace()
         let board = try SimulatedBoard(layout: .hmc5883lMPU6050)
         defer { board.remove() }
         board.setVanished(true, part: 1)
-        let run = try Probe.run(board, backend: .local, arguments: ["--count", "1"])
-        #expect(run.exitCode == 1)
-        let text = run.errors.first?.text ?? ""
+        let out = try await Lodestone.run(on: board, ["watch", "--count", "1"])
+        #expect(out.status == 3)
+        #expect(out.stdout.isEmpty)
         for needle in ["accelerometer", "local:", "in_accel_x_raw", "hmc5883l", "magn_x", "iio_info -u local:", "--accel"] {
-            #expect(text.contains(needle), "error text lacks \(needle): \(text)")
+            #expect(out.stderr.contains(needle), "error text lacks \(needle): \(out.stderr)")
         }
     }
 
-    @Test func pinsSelectDevicesAndBadPinsAreExplained() throws {
+    @Test func unreachableIIODIsAnInaccessibleDevice() async throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .mpu9250)
+        defer { board.remove() }
+        let out = try await Lodestone.run(on: board, backend: .local, ["watch", "--uri", "ip:127.0.0.1", "--count", "1"])
+        #expect(out.status == 3, "\(out.stderr)")
+        #expect(out.stderr.contains("ip:127.0.0.1"), "\(out.stderr)")
+    }
+
+    @Test func pinsSelectDevicesAndBadPinsAreExplained() async throws {
         try requireNamespace()
         let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
         defer { board.remove() }
         board.start()
-        let good = try Probe.run(board, backend: .local, arguments: ["--magn", "lis3mdl", "--accel", "iio:device1", "--count", "5"])
-        #expect(good.exitCode == 0 && good.samples.count == 5, "\(good.errors.map(\.text))")
-        let bad = try Probe.run(board, backend: .local, arguments: ["--accel", "lis3mdl", "--count", "5"])
-        #expect(bad.exitCode == 1)
-        let text = bad.errors.first?.text ?? ""
-        #expect(text.contains("--accel lis3mdl") && text.contains("in_accel_x_raw") && text.contains("lis3dh"), "\(text)")
+        let good = try await Lodestone.run(on: board, ["watch", "--magn", "lis3mdl", "--accel", "iio:device1", "--count", "5", "--heading-filter", "0"])
+        #expect(good.status == 0 && good.headings.count == 5, "\(good.stderr)")
+        let bad = try await Lodestone.run(on: board, ["watch", "--accel", "lis3mdl", "--count", "5"])
+        #expect(bad.status == 3)
+        #expect(bad.stderr.contains("--accel lis3mdl") && bad.stderr.contains("in_accel_x_raw") && bad.stderr.contains("lis3dh"), "\(bad.stderr)")
+        let usage = try await Lodestone.run(on: board, ["watch", "--mode", "fast"])
+        #expect(usage.status == 2 && usage.stderr.contains("--mode must be auto, buffered or polled"))
     }
 
     @Test(arguments: [IIOCaptureMode.polled, .buffered])
-    func deviceThatVanishesIsRetriedAndResumes(mode: IIOCaptureMode) throws {
+    func vanishedDeviceIsAnEventAndTheStreamResumes(mode: IIOCaptureMode) async throws {
         try requireNamespace()
         let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
         defer { board.remove() }
         board.start()
-        let run = try Probe.run(board, backend: .local,
-                                arguments: ["--mode", mode.rawValue, "--rate", "50", "--count", "150", "--timeout", "0.5", "--max-errors", "60"]) {
-            usleep(1_200_000)
+        let out = try await Lodestone.run(on: board, ["watch", "--mode", mode.rawValue, "--rate", "50", "--heading-filter", "0", "--count", "150"]) { live in
+            live.waitForLines(30)
             board.setVanished(true, part: 0)
-            usleep(1_500_000)
+            usleep(3_000_000)
             board.setVanished(false, part: 0)
         }
-        #expect(run.exitCode == 0, "exit \(run.exitCode): \(run.errors.map(\.text)) \(run.stderr.suffix(400))")
-        #expect(run.samples.count == 150)
-        #expect(!run.errors.isEmpty && run.errors.allSatisfy(\.transient), "\(run.errors.map(\.text))")
-        #expect((run.diagnostics["reopenCount"] as? Int ?? 0) >= 1)
-        let times = run.samples.map(\.t)
+        #expect(out.status == 0, "exit \(out.status): \(out.stderr.suffix(400))")
+        #expect(out.headings.count == 150)
+        let events = out.sourceEvents
+        let names = events.compactMap { $0["event"] as? String }
+        #expect(names.first == "sourceFault" && names.last == "sourceResumed", "\(names)")
+        #expect(names.filter { $0 == "sourceResumed" }.count == 1, "\(names)")
+        let reason = events.first?["reason"] as? String ?? ""
+        let detail = events.first?["detail"] as? String ?? ""
+        #expect(reason == (mode == .polled ? "ioError" : "noData"), "\(reason)")
+        #expect(detail.contains("lis3mdl") && detail.contains("will retry"), "\(detail)")
+        #expect(events.allSatisfy { ($0["time"] as? String).flatMap(WallClockTime.parse) != nil })
+        // The events sit where the outage is, and the outage shows as a gap in sample time.
+        let lines = out.objects
+        let firstFault = try #require(lines.firstIndex { $0["event"] as? String == "sourceFault" })
+        let resumed = try #require(lines.firstIndex { $0["event"] as? String == "sourceResumed" })
+        #expect(firstFault > 0 && resumed > firstFault && resumed < lines.count - 1)
+        let times = out.headings.compactMap { $0["timestamp"] as? Double }
         let gap = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
         #expect(gap > 1.0, "the outage shows as a gap in sample time (\(gap) s)")
-        print("measured vanish \(mode): \(run.errors.count) transient errors, longest gap \(gap) s, first: \(run.errors.first?.text ?? "")")
+        print("measured vanish \(mode): events \(names), first: \(reason): \(detail); longest gap \(gap) s")
     }
 
-    @Test func stuckSensorIsFlagged() throws {
+    @Test func stuckSensorsAreReported() async throws {
         try requireNamespace()
         let board = try SimulatedBoard(layout: .mpu9250, attitude: Self.attitude, noise: 0)
         defer { board.remove() }
         board.start()
-        let run = try Probe.run(board, backend: .local, arguments: ["--mode", "polled", "--count", "30", "--stuck-after", "20"])
-        let flags = run.samples.last?.flags ?? []
-        #expect(flags.contains { $0.contains("magnetometer stuck") } && flags.contains { $0.contains("accelerometer stuck") }, "\(flags)")
-        #expect(run.samples.first?.flags == [])
+        // Compass mode: one heading per sample from the first (gyro fusion starts with the second).
+        let out = try await Lodestone.run(on: board, ["watch", "--mode", "polled", "--rate", "50", "--heading-filter", "0", "--count", "130", "--fusion", "ecompass"])
+        #expect(out.status == 0)
+        let health = out.events.filter { $0["event"] as? String == "sensorHealth" }
+        let flags = health.first?["flags"] as? [String] ?? []
+        #expect(flags.contains { $0.contains("magnetometer stuck") } && flags.contains { $0.contains("accelerometer stuck") }, "\(out.events)")
+        // Reported with the 100th identical reading, not before.
+        let index = try #require(out.objects.firstIndex { $0["event"] as? String == "sensorHealth" })
+        let before = out.objects[..<index].filter { $0["event"] == nil }.count
+        #expect(before == 99, "sensorHealth after \(before) headings")
     }
 
-    @Test func saturatedSensorIsFlagged() throws {
+    @Test func saturatedMagnetometerIsReported() async throws {
         try requireNamespace()
         // 5 mT is far beyond the LIS3MDL's ±4 G (400 µT) range: the counts clamp at 32767.
         let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude, earthField: Vector3(0, 2000, -4600))
         defer { board.remove() }
         board.start()
-        let run = try Probe.run(board, backend: .local, arguments: ["--mode", "buffered", "--count", "5"])
-        #expect(run.samples.last?.flags.contains { $0.contains("magnetometer saturated") } == true, "\(run.samples.last?.flags ?? [])")
+        let out = try await Lodestone.run(on: board, ["watch", "--mode", "buffered", "--count", "5", "--heading-filter", "0"])
+        #expect(out.status == 0)
+        let first = try #require(out.sourceEvents.first)
+        #expect(first["event"] as? String == "sensorHealth" && first["timestamp"] as? Double == 0)
+        #expect((first["flags"] as? [String])?.contains { $0.contains("magnetometer saturated") } == true, "\(first)")
+        #expect(out.headings.allSatisfy { ($0["headingAccuracy"] as? Double) == -1 }, "a saturated field gives invalid headings")
     }
 
-    @Test func slowMagnetometerIsHeldNotInvented() throws {
+    /// The BMM150 runs at 30 Hz (its fastest) under a 100 Hz BMI160: each accelerometer
+    /// sample carries the latest magnetometer reading, which changes 30 times a second.
+    /// Large dither makes consecutive readings differ, so changes count updates.
+    @Test func slowMagnetometerIsHeldNotInvented() async throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .bmi160BMM150, attitude: Self.attitude, noise: 40)
+        defer { board.remove() }
+        board.start()
+        let log = NSTemporaryDirectory() + "lodestone-mixed-\(UUID().uuidString).lslog"
+        defer { unlink(log) }
+        let out = try await Lodestone.run(on: board, ["record", "-o", log, "--mode", "buffered", "--rate", "100", "--duration", "2"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let reader = try LogReader(path: log, options: .init(extraColumns: ["mag_raw_x", "mag_raw_y", "mag_raw_z", "accel_raw_x"]))
+        let device = try #require(reader.metadata?.device)
+        let magRate = try number(device["magnetometer"]?["samplingFrequency"])
+        let accRate = try number(device["accelerometer"]?["samplingFrequency"])
+        #expect(magRate == 30 && accRate == 100, "sampling_frequency set to the nearest available: \(magRate), \(accRate)")
+        var samples = 0, changes = 0, first = -1.0, last = 0.0
+        var previous: [Double] = []
+        while let s = try reader.nextSample() {
+            let raw = Array(reader.extraValues[0..<3])
+            if !previous.isEmpty, raw != previous { changes += 1 }
+            previous = raw
+            if first < 0 { first = s.time }
+            last = s.time
+            samples += 1
+        }
+        let span = last - first
+        print("measured mixed rates: \(samples) samples over \(span) s, \(changes) magnetometer changes (expected about \(magRate * span))")
+        #expect(abs(Double(samples) - accRate * span) <= 3, "one sample per accelerometer reading")
+        #expect(abs(Double(changes) - magRate * span) <= 2, "one change per magnetometer reading: \(changes) in \(span) s")
+    }
+
+    @Test func permissionDeniedNamesTheFileAndTheFix() async throws {
         try requireNamespace()
         let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
         defer { board.remove() }
         board.start()
-        let run = try Probe.run(board, backend: .local, arguments: ["--mode", "buffered", "--rate", "100", "--magn-rate", "20", "--count", "100"])
-        #expect(run.samples.count == 100)
-        var changes = 0
-        for (a, b) in zip(run.samples, run.samples.dropFirst()) where a.rawMag != b.rawMag { changes += 1 }
-        let span = (run.samples.last?.t ?? 0) - (run.samples.first?.t ?? 0)
-        print("measured mixed rates: \(changes) magnetometer updates over \(span) s of 100 accelerometer samples")
-        #expect(span > 0.8 && span < 1.4, "100 samples at 100 Hz span about 1 s, got \(span)")
-        #expect(changes >= 10 && changes <= 35, "about 20 magnetometer samples in 1 s, got \(changes)")
-        let magFile = (run.metadata["magnetometer"] as? [String: Any])?["samplingFrequency"] as? Double
-        let accFile = (run.metadata["accelerometer"] as? [String: Any])?["samplingFrequency"] as? Double
-        #expect(magFile == 20 && accFile == 100, "sampling_frequency set to nearest available: \(String(describing: magFile)), \(String(describing: accFile))")
+        let out = try await Lodestone.run(on: board, ["watch", "--mode", "polled", "--count", "3"], asNobody: true)
+        #expect(out.status == 3)
+        #expect(out.stderr.contains("permission denied on /sys/bus/iio/devices/iio:device0/sampling_frequency"), "\(out.stderr)")
+        #expect(out.stderr.contains("tools/99-lodestone-iio.rules"))
     }
 
-    @Test func permissionDeniedNamesTheFileAndTheFix() throws {
+    /// Ctrl-C ends a recording with exit code 130, and the file holds every sample
+    /// whose heading was printed: replaying it prints the same lines.
+    @Test func interruptedRecordingIsCompleteAndExits130() async throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .mpu9250, attitude: Self.attitude)
+        defer { board.remove() }
+        board.start()
+        let log = NSTemporaryDirectory() + "lodestone-sigint-\(UUID().uuidString).lslog"
+        defer { unlink(log) }
+        let out = try await Lodestone.run(on: board, ["record", "-o", log, "--rate", "100", "--heading-filter", "0"]) { live in
+            live.waitForLines(150)
+            live.signal(SIGINT)
+        }
+        #expect(out.status == 130, "\(out.stderr)")
+        #expect(out.headings.count >= 150)
+        let reader = try LogReader(path: log)
+        var samples = 0, lastTime = -1.0
+        while let s = try reader.nextSample() {
+            samples += 1
+            lastTime = s.time
+        }
+        let lastHeading = try #require(out.headings.last?["timestamp"] as? Double)
+        #expect(samples >= out.headings.count && abs(lastTime - lastHeading) < 1e-6,
+                "the file ends with the sample of the last printed heading: \(lastTime) vs \(lastHeading), \(samples) samples")
+        let replay = try await Lodestone.run(["replay", log, "--heading-filter", "0"])
+        #expect(replay.stdout == out.stdout)
+    }
+
+    /// A profile made by `lodestone calibrate` for this device is found by `record` (from
+    /// the live device) and by `replay` (from the log header) alike: the same lines, and
+    /// headings that the hard and soft iron would otherwise throw far off.
+    @Test func calibrationProfileIsUsedByRecordAndReplayAlike() async throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .hmc5883lMPU6050, attitude: Self.attitude, hardIron: Vector3(25, -12, 30),
+                                       softIron: Matrix3(1.08, 0.03, 0, 0.03, 0.94, 0.02, 0, 0.02, 1.0))
+        defer { board.remove() }
+        board.start()
+        let dir = NSTemporaryDirectory() + "lodestone-calibrated-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Run from `dir`, so the profile goes to, and is found in, dir/calibration/.
+        func inDir(_ arguments: [String]) -> [String] { ["sh", "-c", "cd \"$0\" && exec \"$@\"", dir, Lodestone.executable] + arguments }
+        let calibrate = try await Lodestone.run(on: board, program: inDir(["calibrate", "--uri", "local:", "--rate", "100", "--timeout", "60"])) { live in
+            let start = Date()
+            while !live.hasEnded, Date().timeIntervalSince(start) < 70 {
+                let t = Date().timeIntervalSince(start)
+                board.setAttitude(Quaternion(axis: .unitZ, angle: 0.8 * t) * Quaternion(axis: .unitX, angle: 2.3 * t) * Quaternion(axis: .unitY, angle: 1.1 * t))
+                usleep(5_000)
+            }
+            board.setAttitude(Self.attitude)
+        }
+        #expect(calibrate.status == 0, "\(calibrate.stderr.suffix(800))")
+        let profiles = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/calibration")) ?? []
+        #expect(profiles.contains { $0.hasSuffix("-magnetometer.json") }, "\(profiles)")
+
+        let log = dir + "/still.lslog"
+        let record = try await Lodestone.run(on: board, program: inDir(["record", "-o", log, "--duration", "4", "--heading-filter", "0"]))
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(record.stderr.contains("using the matching calibration"), "\(record.stderr)")
+        let replay = try await Lodestone.run(command: ["sh", "-c", "cd \"$0\" && exec \"$@\"", dir, Lodestone.executable, "replay", log, "--heading-filter", "0"])
+        #expect(replay.stderr.contains("using the matching calibration"), "\(replay.stderr)")
+        #expect(replay.stdout == record.stdout, "replay of the recording differs from what record printed")
+        let raw = try await Lodestone.run(["replay", log, "--heading-filter", "0", "--calibration", "none"])
+
+        let truth = truthHeading(Self.attitude)
+        func worst(_ out: CommandOutput) -> Double {
+            out.headings.filter { ($0["timestamp"] as? Double ?? 0) >= 2.5 }
+                .compactMap { $0["magneticHeading"] as? Double }.map { abs(Angle.difference(from: truth, to: $0)) }.max() ?? .infinity
+        }
+        print("measured calibrated record: settled heading error \(worst(record))° with the profile, \(worst(raw))° without")
+        #expect(worst(record) < 2, "with the profile: \(worst(record))°")
+        #expect(worst(raw) > 10, "the hard iron should matter: \(worst(raw))°")
+    }
+
+    /// `lodestone watch | head -n 3`: watch ends when its reader goes away.
+    @Test func watchEndsWhenTheReaderGoesAway() async throws {
         try requireNamespace()
         let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
         defer { board.remove() }
         board.start()
-        let run = try Probe.run(board, backend: .local, arguments: ["--mode", "polled", "--count", "3"], asNobody: true)
-        #expect(run.exitCode == 1)
-        let text = run.errors.first?.text ?? ""
-        #expect(text.contains("permission denied on /sys/bus/iio/devices/iio:device0/sampling_frequency"), "\(text) \(run.stderr.suffix(300))")
-        #expect(text.contains("tools/99-lodestone-iio.rules"))
-        #expect(run.errors.first?.transient == false)
-    }
-
-    /// Not a timed test: prints CPU per sample of the buffered path for the notes.
-    /// Runs only with LODESTONE_IIO_MEASURE=1 (the real benchmark is `lodestone bench`, later).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["LODESTONE_IIO_MEASURE"] == "1"), arguments: [100.0, 1600.0])
-    func measureBufferedCPU(rate: Double) throws {
-        try requireNamespace()
-        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
-        defer { board.remove() }
-        board.start()
-        let count = Int(rate * 5)
-        let run = try Probe.run(board, backend: .local, arguments: ["--mode", "buffered", "--rate", String(rate), "--count", String(count), "--quiet"])
-        let cpu = run.summary["cpuSeconds"] as? Double ?? -1
-        let wall = run.summary["wallSeconds"] as? Double ?? -1
-        print("measured buffered \(rate) Hz: \(count) samples, CPU \(cpu) s over \(wall) s wall = \(cpu / Double(count) * 1e6) µs/sample, max RSS \(run.summary["maxRSSKiB"] ?? "?") KiB, dropped \(run.diagnostics["droppedScans"] ?? "?")")
-        #expect(run.exitCode == 0)
+        let command = board.namespaceCommand(backend: .local, program: ["sh", "-c", "\"$0\" watch --heading-filter 0 | head -n 3", Lodestone.executable])
+        let started = Date()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = command
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let pid = p.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 15) { kill(pid, SIGKILL) } // unshare --kill-child takes the rest
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(String(decoding: data, as: UTF8.self).split(separator: "\n").count == 3)
+        #expect(p.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(started) < 10, "watch kept running after head exited")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LodestoneSimulation
 import LodestoneCore
 import LodestoneTestSupport
 @testable import LodestoneSteering
@@ -12,7 +13,7 @@ import LodestoneTestSupport
 @Suite struct GeodesicRandomizedTests {
     /// Deterministic pairs (fixed seed), weighted toward the hard cases.
     static func pairs() -> [(Double, Double, Double, Double)] {
-        var random = SplitMix64(seed: 0x4C6F_6465_7374_6F6E)
+        var random = RandomSource(seed: 0x4C6F_6465_7374_6F6E)
         var pairs: [(Double, Double, Double, Double)] = []
         func uniformLatitude() -> Double { asin(random.uniform(-1, 1)) * 180 / .pi }
         func clampLatitude(_ lat: Double) -> Double { min(90, max(-90, lat)) }
@@ -106,7 +107,7 @@ import LodestoneTestSupport
             }
             try Test.cancel("skipped: \(reason)")
         }
-        var random = SplitMix64(seed: 0xD12EC7)
+        var random = RandomSource(seed: 0xD12EC7)
         let lines = (0..<3000).map { _ in
             String(format: "%.15f %.15f %.15f %.9f", asin(random.uniform(-1, 1)) * 180 / .pi,
                    random.uniform(-180, 180), random.uniform(-180, 180), pow(10, random.uniform(-3, 7.3)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LodestoneSimulation
 import LodestoneCore
 @testable import LodestoneSteering
 
@@ -20,7 +21,7 @@ import LodestoneCore
     }
 
     @Test func matchesSphericalTrigonometry() throws {
-        var random = SplitMix64(seed: 7)
+        var random = RandomSource(seed: 7)
         var checked = 0
         for _ in 0..<2000 {
             let lat1 = random.uniform(-89, 89), lon1 = random.uniform(-180, 180)

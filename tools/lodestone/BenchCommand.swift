@@ -28,14 +28,21 @@ enum BenchCommand: Command {
                 ellipsoid fit, checks, coverage) of 1,000 and 10,000 noisy samples of a
                 distorted full sphere, and per live refit (MagnetometerCalibrator, ≤ 1,000
                 kept samples). Target: ≤ 5 ms for 10,000 samples.
-        serve   (only when asked: --only serve) 'lodestone serve' replaying a generated 100 Hz
+        iio     (not in the default set; root) CPU per sample and % of one core of
+                'lodestone watch --mode buffered --heading-filter 0' on a simulated
+                LIS3MDL + LIS3DH board, at each of --rates for --seconds; then its
+                RSS every minute for --minutes at 100 Hz (0 skips that part).
+        serve   (not in the default set) 'lodestone serve' replaying a generated 100 Hz
                 log paced in real time: its CPU (% of one core, all threads) idle and with 1 and 10 clients,
                 resident memory, sample-to-client latency p50/p99, and ?WATCH to first
                 HEADING after the sensors were released. About 2 minutes.
         Build first with: swift build -c release
         """
     static let options: [CommandLineArguments.Option] = [
-        .value("only", "NAMES", "Comma-separated subset: core, ahrs, replay, geomag, calibration, serve."),
+        .value("only", "NAMES", "Comma-separated subset: core, ahrs, replay, geomag, calibration, iio, serve (iio and serve are not in the default set)."),
+        .value("rates", "HZ,…", "iio: requested rates (default 100,1600: the LIS3DH offers 400 and 1600, not 1000)."),
+        .value("seconds", "S", "iio: how long to measure each rate (default 20)."),
+        .value("minutes", "N", "iio: how long to watch the memory at 100 Hz (default 1)."),
         .value("window", "S", "serve: seconds per measurement (default 20)."),
         .value("samples", "N", "Samples per benchmark (default 1000000)."),
         .value("directory", "DIR", "Where to write the generated logs (default /tmp)."),
@@ -44,7 +51,7 @@ enum BenchCommand: Command {
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
         let only = Set((arguments.string("only") ?? "core,ahrs,replay,geomag,calibration").split(separator: ",").map(String.init))
-        let known: Set<String> = ["core", "ahrs", "replay", "geomag", "calibration", "serve"]
+        let known: Set<String> = ["core", "ahrs", "replay", "geomag", "calibration", "iio", "serve"]
         if let unknown = only.subtracting(known).sorted().first {
             throw UsageError("--only: unknown benchmark '\(unknown)'; use \(known.sorted().joined(separator: ", "))")
         }
@@ -59,6 +66,14 @@ enum BenchCommand: Command {
         if only.contains("replay") { try benchReplay(samples: samples, directory: directory) }
         if only.contains("geomag") { try benchGeomagnetism() }
         if only.contains("calibration") { try benchCalibration() }
+        if only.contains("iio") {
+            let rates = try (arguments.string("rates") ?? "100,1600").split(separator: ",").map { text throws(UsageError) -> Double in
+                guard let r = Double(text), r > 0 else { throw UsageError("--rates needs comma-separated rates in Hz, got '\(text)'") }
+                return r
+            }
+            try IIOBenchmark.run(rates: rates, seconds: try arguments.double("seconds", in: 1...3600) ?? 20,
+                                 minutes: try arguments.double("minutes", in: 0...1440) ?? 1)
+        }
         if only.contains("serve") { try ServeBenchmark.run(seconds: try arguments.double("window") ?? 20) }
         return .success
     }

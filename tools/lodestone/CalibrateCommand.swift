@@ -50,7 +50,7 @@ enum CalibrateCommand: Command {
         .value("window", "START:END", "Offline: use only samples with START ≤ time ≤ END (seconds)."),
         .value("timeout", "S", "Live: stop after this many seconds and judge what was collected (default 120)."),
         .flag("force", "Save the profile even when its grade is poor."),
-    ] + LiveSourceOptions.options + PositionOptions.options
+    ] + SourceOptions.options + PositionOptions.options
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
@@ -59,8 +59,8 @@ enum CalibrateCommand: Command {
         let from = arguments.string("from")
         let window = try parseWindow(arguments.string("window"))
         let timeout = try arguments.double("timeout", in: 1...86_400)
-        if from != nil, LiveSourceOptions.given(arguments) {
-            throw UsageError("--from reads a log; --uri, --magn, --accel, --mode and --rate are for a live sensor")
+        if from != nil, SourceOptions.given(arguments) {
+            throw UsageError("--from reads a log; --uri, --magn, --accel, --gyro, --mode, --rate and --board-rotation are for a live sensor")
         }
         if from == nil, window != nil { throw UsageError("--window selects part of a log; use it with --from") }
         if from != nil, timeout != nil { throw UsageError("--timeout is for live calibration; a log is read to its end") }
@@ -72,7 +72,7 @@ enum CalibrateCommand: Command {
                 ? try OfflineCalibration.magnetometer(path: from, window: window, position: position)
                 : try OfflineCalibration.accelerometer(path: from, window: window, position: position)
         } else {
-            let live = try LiveSourceOptions(arguments)
+            let live = try SourceOptions(arguments)
             outcome = sensor == .magnetometer
                 ? try LiveCalibration.magnetometer(live, position: position, timeout: timeout ?? 120, view: view)
                 : try LiveCalibration.accelerometer(live, position: position, timeout: timeout ?? 120, view: view)
@@ -115,7 +115,7 @@ enum CalibrateCommand: Command {
             return (nil, "not saved: the log does not say which device it came from; give -o FILE to save the profile", .success)
         }
         let profile = CalibrationProfile(sensor: o.sensor, device: device,
-                                         created: ISO8601Timestamp.string(unixTime: WallClock.now()), fit: fit, dip: o.dip)
+                                         created: WallClockTime.iso8601(unixSeconds: WallClock.now(), fractionDigits: 0), fit: fit, dip: o.dip)
         do {
             try CalibrationProfileStore.save(profile, to: path, options: writeOptions())
         } catch {

@@ -13,9 +13,12 @@ enum LiveCalibration {
     /// How long to wait for an IIO context that is not there yet (iiod starting).
     static let openPatience = 10.0
 
-    static func magnetometer(_ options: LiveSourceOptions, position: PositionOptions, timeout: Double,
+    static func magnetometer(_ options: SourceOptions, position: PositionOptions, timeout: Double,
                              view: ProgressView) throws -> CalibrationOutcome {
+        let stop = StopSignals()
         var source = try open(options.configuration, view: view)
+        let cancellation = source.cancellation
+        stop.onStop { cancellation.cancel() }
         let expected = try ModelField(position, unixTime: WallClock.now())
         var session = MagnetometerSession(expected: expected, timeout: timeout, view: view)
         view.note("""
@@ -23,7 +26,7 @@ enum LiveCalibration {
             away from iron and magnets. It stops by itself once coverage ≥ 75 % and the fit is good
             (full model, fit error ≤ 2.5 %, stable); Ctrl-C aborts without saving.
             """)
-        let (ending, seconds) = try pump(&source, session: &session, timeout: timeout)
+        let (ending, seconds) = try pump(&source, session: &session, timeout: timeout, stop: stop)
         var o = session.outcome(ending: ending)
         o.source = "IIO \(options.configuration.uri)"
         o.device = SourceDevices(iio: source).magnetometer
@@ -31,16 +34,19 @@ enum LiveCalibration {
         return o
     }
 
-    static func accelerometer(_ options: LiveSourceOptions, position: PositionOptions, timeout: Double,
+    static func accelerometer(_ options: SourceOptions, position: PositionOptions, timeout: Double,
                               view: ProgressView) throws -> CalibrationOutcome {
+        let stop = StopSignals()
         var source = try open(options.configuration, view: view)
+        let cancellation = source.cancellation
+        stop.onStop { cancellation.cancel() }
         var session = AccelerometerSession(gravity: OfflineCalibration.gravity(position), timeout: timeout, view: view)
         view.note("""
             Hold the board still in six or more positions, about 2 s each: flat, upside down, and standing
             on each of its four edges (a support helps). It stops by itself once the fit is good
             (per-axis scales, fit error ≤ 0.5 %, six orientations); Ctrl-C aborts without saving.
             """)
-        let (ending, seconds) = try pump(&source, session: &session, timeout: timeout)
+        let (ending, seconds) = try pump(&source, session: &session, timeout: timeout, stop: stop)
         var o = session.outcome(ending: ending)
         o.source = "IIO \(options.configuration.uri)"
         o.device = SourceDevices(iio: source).accelerometer
@@ -68,17 +74,17 @@ enum LiveCalibration {
         }
     }
 
-    /// Feeds samples to `session` until it is done, the timeout passes or
-    /// Ctrl-C. Transient source errors are retried with back-off.
+    /// Feeds samples to `session` until it is done, the timeout passes or a
+    /// stop signal (which also cancels the source, so a blocked read returns).
+    /// Transient source errors are retried with back-off.
     static func pump<Source: SensorSource, Session: LiveSession>(_ source: inout Source, session: inout Session,
-                                                                 timeout: Double) throws -> (CalibrationOutcome.Ending, Double) {
-        InterruptSignal.install()
+                                                                 timeout: Double, stop: StopSignals) throws -> (CalibrationOutcome.Ending, Double) {
         let start = monotonicSeconds()
         var nextRefit = start + refitInterval
         var backoff = 0.1
         while true {
             let now = monotonicSeconds()
-            if InterruptSignal.wasReceived { return (.interrupted, now - start) }
+            if stop.isRequested { return (.interrupted, now - start) }
             if now - start >= timeout {
                 _ = session.refit(elapsed: now - start)
                 return (.timeout, now - start)
@@ -89,6 +95,7 @@ enum LiveCalibration {
             }
             do {
                 guard let sample = try source.nextSample() else {
+                    if stop.isRequested { return (.interrupted, monotonicSeconds() - start) }
                     throw CommandFailure(.failure, "the sensor source ended unexpectedly")
                 }
                 session.add(sample)
@@ -116,16 +123,6 @@ protocol LiveSession {
     mutating func add(_ sample: SensorSample)
     /// Refits and shows the progress; true when the calibration is done.
     mutating func refit(elapsed: Double) -> Bool
-}
-
-extension IIOSourceError {
-    /// Opening problems are "cannot open" (3); failures while running are 4.
-    var exitCode: ExitCode {
-        switch self {
-        case .contextUnavailable, .sensorNotFound, .pinnedDeviceNotFound, .permissionDenied: return .inaccessible
-        case .io, .timeout, .unsupported: return .failure
-        }
-    }
 }
 
 /// Live magnetometer calibration: `MagnetometerCalibrator` plus the stop rule.

@@ -9,8 +9,12 @@ enum LodestoneCLI {
     /// Every subcommand, in the order `lodestone --help` lists them.
     static let commands: [any Command.Type] = [
         ReplayCommand.self,
+        WatchCommand.self,
+        RecordCommand.self,
+        DevicesCommand.self,
         CalibrateCommand.self,
         SimulateCommand.self,
+        SimulatedBoardCommand.self,
         FieldCommand.self,
         EvaluateCommand.self,
         ServeCommand.self,

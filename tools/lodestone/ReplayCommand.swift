@@ -40,37 +40,14 @@ enum ReplayCommand: Command {
             Console.note("lodestone: replaying the bundled demo recording \(path) (a SIMULATED board, not a sensor; pass a FILE to replay your own)")
         }
         let accelerometer = try pipelineOptions.loadCalibration(for: SourceDevices(log: reader.metadata))
-        if let accelerometer {
-            var source = CalibratedSource(reader, accelerometer: accelerometer)
-            try replay(&source, reader: reader, path: path, options: pipelineOptions, position: position)
-        } else {
-            var source = reader
-            try replay(&source, reader: reader, path: path, options: pipelineOptions, position: position)
-        }
-        return .success
-    }
-
-    static func replay<Source: SensorSource>(_ source: inout Source, reader: LogReader, path: String,
-                                             options pipelineOptions: PipelineOptions, position: PositionOptions) throws {
-        var pipeline = pipelineOptions.makePipeline()
+        var stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer)
+        stream.start(wallClockStart: reader.metadata?.startUnixSeconds)
         let output = OutputStream(fd: 1)
         let json = JSONLineBuilder()
-        let start = reader.metadata?.startUnixSeconds
-        var trueNorth = TrueNorth(position, logStart: start, now: WallClock.now())
         defer { output.flush() }
         do {
-            while let sample = try source.nextSample() {
-                if trueNorth != nil {
-                    for e in try trueNorth!.update(&pipeline, time: sample.time) {
-                        json.appendEvent(e.name, reason: e.reason, detail: e.detail, timestamp: sample.time)
-                    }
-                }
-                let heading = pipeline.process(sample)
-                if pipeline.hasEvents {
-                    for e in pipeline.takeEvents() { json.appendEvent(e, timestamp: sample.time) }
-                }
-                guard let heading else { continue }
-                json.appendHeading(heading, wallClockStart: start)
+            while let sample = try reader.nextSample() {
+                _ = try stream.append(sample, to: json)
                 if json.bytes.count >= 1 << 15 {
                     output.write(json.bytes)
                     json.removeAll()
@@ -85,5 +62,6 @@ enum ReplayCommand: Command {
             for e in reader.skippedLines { Console.note("lodestone: skipped \(e)") }
             Console.error("skipped \(reader.skippedLineCount) bad line(s) in \(path)")
         }
+        return .success
     }
 }

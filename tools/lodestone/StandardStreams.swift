@@ -9,6 +9,8 @@ final class OutputStream {
     let fd: Int32
     private var buffer: [UInt8] = []
     private let limit: Int
+    /// A write failed (the reader went away: EPIPE); later output is dropped.
+    private(set) var failed = false
 
     init(fd: Int32, bufferSize: Int = 1 << 16) {
         self.fd = fd
@@ -42,6 +44,7 @@ final class OutputStream {
             let n = Glibc.write(fd, base + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
+                failed = true
                 return // The reader went away (EPIPE): drop the rest.
             }
             offset += n

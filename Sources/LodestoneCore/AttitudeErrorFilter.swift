@@ -1,0 +1,162 @@
+/// The Kalman filter behind ``AttitudeFusion``: six error states, the small
+/// rotation that takes the estimated attitude to the truth, about the earth
+/// axes (rad), and the gyro-bias error in the body frame (rad/s).
+///
+/// It is an error-state filter: after every update the estimated errors are
+/// applied to the attitude and the bias, and the states return to zero, so
+/// only the covariance is kept.
+///
+/// Model: a bias error is fixed in the body, so it turns the estimate about
+/// the earth axes at `θ' = −R·δb` (R: body → earth). As the board turns, one
+/// body-frame bias error moves from one earth axis to another; the covariance
+/// follows it, so a bias learned from the tilt while the board lay one way is
+/// still known (and its effect on the heading counted) after it turned. The
+/// angle also takes white gyro noise, and the bias performs a random walk.
+///
+/// A measurement is any linear combination `a·θ + b·δb`: the tilt from an
+/// averaged accelerometer depends on the bias through the average's memory
+/// (see ``AttitudeFusion``), a gyro at rest measures `δb` alone.
+@frozen
+public struct AttitudeErrorFilter: Hashable, Sendable {
+    /// Covariance of the angle errors (earth axes), rad².
+    public var angle: Matrix3
+    /// Covariance of angle errors (rows, earth axes) and bias errors (columns, body axes), rad²/s.
+    public var cross: Matrix3
+    /// Covariance of the bias errors (body axes), (rad/s)².
+    public var bias: Matrix3
+
+    /// The estimated errors from one measurement: apply `angle` as the earth-frame
+    /// rotation `rotation(angle) ∘ attitude` and add `bias` to the bias estimate.
+    public struct Correction: Hashable, Sendable {
+        public var angle: Vector3
+        public var bias: Vector3
+
+        @inlinable
+        public init(angle: Vector3 = .zero, bias: Vector3 = .zero) {
+            self.angle = angle
+            self.bias = bias
+        }
+
+        @inlinable
+        public static func += (a: inout Correction, b: Correction) {
+            a.angle += b.angle
+            a.bias += b.bias
+        }
+    }
+
+    @inlinable
+    public init(angleVariance: Vector3, bias: Matrix3) {
+        angle = Matrix3(diagonal: angleVariance)
+        cross = Matrix3(rows: .zero, .zero, .zero)
+        self.bias = bias
+    }
+
+    /// Propagates over `dt` seconds while the body → earth rotation is `r`.
+    /// `angleNoise` is the angle random-walk intensity about each earth axis
+    /// (rad²/s), `biasNoise` the bias random-walk intensity ((rad/s)²/s).
+    @inlinable
+    public mutating func predict(rotation r: Matrix3, dt: Double, angleNoise: Vector3, biasNoise: Double) {
+        // P ← F·P·Fᵀ + Q with F = [I, −R·dt; 0, I], written out: this runs for every sample.
+        let half = 0.5 * dt
+        let b0 = bias.row0, b1 = bias.row1, b2 = bias.row2   // symmetric
+        // y = R·Pbb·dt/2, row by row.
+        let y0 = (b0 * r.row0.x + b1 * r.row0.y + b2 * r.row0.z) * half
+        let y1 = (b0 * r.row1.x + b1 * r.row1.y + b2 * r.row1.z) * half
+        let y2 = (b0 * r.row2.x + b1 * r.row2.y + b2 * r.row2.z) * half
+        // w = Pab − y; z = w·Rᵀ; Paa −= (z + zᵀ)·dt; Pab = w − y.
+        let w0 = cross.row0 - y0, w1 = cross.row1 - y1, w2 = cross.row2 - y2
+        let z00 = w0.dot(r.row0), z01 = w0.dot(r.row1), z02 = w0.dot(r.row2)
+        let z10 = w1.dot(r.row0), z11 = w1.dot(r.row1), z12 = w1.dot(r.row2)
+        let z20 = w2.dot(r.row0), z21 = w2.dot(r.row1), z22 = w2.dot(r.row2)
+        let a01 = angle.row0.y - (z01 + z10) * dt
+        let a02 = angle.row0.z - (z02 + z20) * dt
+        let a12 = angle.row1.z - (z12 + z21) * dt
+        angle = Matrix3(angle.row0.x + (angleNoise.x - 2 * z00) * dt, a01, a02,
+                        a01, angle.row1.y + (angleNoise.y - 2 * z11) * dt, a12,
+                        a02, a12, angle.row2.z + (angleNoise.z - 2 * z22) * dt)
+        cross = Matrix3(rows: w0 - y0, w1 - y1, w2 - y2)
+        let q = biasNoise * dt
+        bias.row0.x += q
+        bias.row1.y += q
+        bias.row2.z += q
+    }
+
+    /// Fuses a measurement of the bias error along body axis `axis` (0 x, 1 y,
+    /// 2 z), e.g. the gyro reading at rest, with variance `noise`.
+    @inlinable
+    public mutating func measureBias(axis: Int, innovation: Double, noise: Double) -> Correction {
+        let pa = Vector3(cross.row0[axis], cross.row1[axis], cross.row2[axis])
+        let pb = Vector3(bias.row0[axis], bias.row1[axis], bias.row2[axis])
+        return update(pa: pa, pb: pb, s: pb[axis] + noise, innovation: innovation)
+    }
+
+    /// Fuses a measurement of the heading error (the angle about up) with
+    /// variance `noise`, as a Schmidt ("consider") update: the angle errors
+    /// about east and north are neither corrected nor counted as better known,
+    /// so the magnetometer corrects the heading and the bias, never the tilt.
+    @inlinable
+    public mutating func measureHeading(innovation: Double, noise: Double) -> Correction {
+        let pa = angle.column2, pb = cross.row2
+        let s = pa.z + noise
+        guard s > 0 else { return Correction() }
+        let ka = pa * (1 / s), kb = pb * (1 / s)
+        // Only the entries that involve the heading change.
+        let up = angle.row2 - pa * ka.z
+        angle.row2 = up
+        angle.row0.z = up.x
+        angle.row1.z = up.y
+        cross = cross - Self.outer(pa, kb)
+        bias = Self.subtractingSymmetric(bias, pb, kb)
+        return Correction(angle: Vector3(0, 0, ka.z * innovation), bias: kb * innovation)
+    }
+
+    /// Fuses a tilt reading: `east` and `north` measure `θ_east + eastLag·δb`
+    /// and `θ_north + northLag·δb` (rad), each with variance `noise`; the
+    /// innovations are taken from the state before the reading. The
+    /// reading is refused, and nil returned, when it lies further from the
+    /// prediction than `gateSquared · (spread + predicted variance)` (squared
+    /// radians): a sustained acceleration rather than gravity.
+    @inlinable
+    public mutating func measureTilt(east: Double, north: Double, eastLag: Vector3, northLag: Vector3,
+                                     noise: Double, spread: Double, gateSquared: Double) -> Correction? {
+        let paE = angle.column0 + cross * eastLag, pbE = cross.row0 + bias * eastLag
+        var paN = angle.column1 + cross * northLag, pbN = cross.row1 + bias * northLag
+        let varianceE = paE.x + eastLag.dot(pbE), varianceN = paN.y + northLag.dot(pbN)
+        guard east * east + north * north <= gateSquared * (spread + max(varianceE, varianceN)) else { return nil }
+        let sE = varianceE + noise
+        // The north reading as predicted after the east one was fused.
+        let shared = (paE.y + northLag.dot(pbE)) / sE
+        paN = paN - paE * shared
+        pbN = pbN - pbE * shared
+        var c = update(pa: paE, pb: pbE, s: sE, innovation: east)
+        c += update(pa: paN, pb: pbN, s: paN.y + northLag.dot(pbN) + noise, innovation: north - shared * east)
+        return c
+    }
+
+    /// The Kalman update for a scalar measurement with `P·Hᵀ = (pa, pb)` and
+    /// innovation variance `s`.
+    @inlinable
+    mutating func update(pa: Vector3, pb: Vector3, s: Double, innovation: Double) -> Correction {
+        guard s > 0 else { return Correction() }
+        let inverse = 1 / s
+        let ka = pa * inverse, kb = pb * inverse
+        angle = Self.subtractingSymmetric(angle, pa, ka)
+        cross = cross - Self.outer(pa, kb)
+        bias = Self.subtractingSymmetric(bias, pb, kb)
+        return Correction(angle: ka * innovation, bias: kb * innovation)
+    }
+
+    /// `m − u·vᵀ` for symmetric `m` and parallel `u`, `v`: six products, mirrored.
+    @inlinable
+    static func subtractingSymmetric(_ m: Matrix3, _ u: Vector3, _ v: Vector3) -> Matrix3 {
+        let xy = m.row0.y - u.x * v.y, xz = m.row0.z - u.x * v.z, yz = m.row1.z - u.y * v.z
+        return Matrix3(m.row0.x - u.x * v.x, xy, xz,
+                       xy, m.row1.y - u.y * v.y, yz,
+                       xz, yz, m.row2.z - u.z * v.z)
+    }
+
+    @inlinable
+    static func outer(_ u: Vector3, _ v: Vector3) -> Matrix3 {
+        Matrix3(rows: v * u.x, v * u.y, v * u.z)
+    }
+}

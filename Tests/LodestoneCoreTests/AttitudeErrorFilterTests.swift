@@ -1,0 +1,122 @@
+import Testing
+@testable import LodestoneCore
+
+@Suite struct AttitudeErrorFilterTests {
+    static let isotropicBias = Matrix3(diagonal: Vector3(1e-4, 1e-4, 1e-4))
+
+    /// A bias uncertainty σb makes the angle uncertainty grow like σb·t, not √t.
+    @Test func biasUncertaintyGrowsAngleVarianceQuadratically() {
+        var f = AttitudeErrorFilter(angleVariance: .zero, bias: Self.isotropicBias)
+        for _ in 0..<1_000 { f.predict(rotation: .identity, dt: 0.01, angleNoise: .zero, biasNoise: 0) } // 10 s
+        #expect(abs(f.angle.row0.x - 1e-4 * 100) < 1e-9)
+        #expect(abs(f.angle.row2.z - 1e-4 * 100) < 1e-9)
+        #expect(abs(f.cross.row1.y + 1e-4 * 10) < 1e-12) // the angle error runs against the bias error
+        #expect(abs(f.angle.row0.y) < 1e-15)
+    }
+
+    /// The bias error belongs to the body: an uncertain bias about body x turns
+    /// the estimate about whichever earth axis body x points along.
+    @Test func biasErrorFollowsTheBody() {
+        let onlyX = Matrix3(diagonal: Vector3(1e-4, 0, 0))
+        let quarterTurn = Quaternion(axis: .unitZ, angle: Double.pi / 2).rotationMatrix // body x → north
+        var f = AttitudeErrorFilter(angleVariance: .zero, bias: onlyX)
+        for _ in 0..<1_000 { f.predict(rotation: quarterTurn, dt: 0.01, angleNoise: .zero, biasNoise: 0) }
+        #expect(abs(f.angle.row1.y - 1e-4 * 100) < 1e-9)
+        #expect(abs(f.angle.row0.x) < 1e-12)
+        #expect(abs(f.angle.row2.z) < 1e-12)
+        // Turned on by another quarter turn, the same bias now drives west.
+        let halfTurn = Quaternion(axis: .unitZ, angle: Double.pi).rotationMatrix
+        f = AttitudeErrorFilter(angleVariance: .zero, bias: onlyX)
+        for _ in 0..<500 { f.predict(rotation: quarterTurn, dt: 0.01, angleNoise: .zero, biasNoise: 0) }
+        for _ in 0..<500 { f.predict(rotation: halfTurn, dt: 0.01, angleNoise: .zero, biasNoise: 0) }
+        #expect(abs(f.angle.row0.x - 1e-4 * 25) < 1e-9)
+        #expect(abs(f.angle.row1.y - 1e-4 * 25) < 1e-9)
+        #expect(abs(f.angle.row0.y + 1e-4 * 25) < 1e-9) // the same error, seen on two axes
+    }
+
+    @Test func headingMeasurementMatchesScalarKalmanUpdate() {
+        var f = AttitudeErrorFilter(angleVariance: Vector3(1, 1, 4), bias: Self.isotropicBias)
+        let c = f.measureHeading(innovation: 2, noise: 4)
+        #expect(abs(c.angle.z - 1) < 1e-12) // gain 4 / (4 + 4)
+        #expect(c.bias == .zero)             // no correlation yet
+        #expect(abs(f.angle.row2.z - 2) < 1e-12)
+    }
+
+    /// The magnetometer never tilts the estimate, nor claims to know the tilt
+    /// better, even where tilt and heading errors are correlated.
+    @Test func headingMeasurementLeavesTheTilt() {
+        var f = AttitudeErrorFilter(angleVariance: .zero, bias: Matrix3(diagonal: Vector3(1e-4, 1e-6, 1e-6)))
+        let tilted = Quaternion(axis: Vector3(1, 1, 0), angle: 0.8).rotationMatrix
+        for _ in 0..<500 { f.predict(rotation: tilted, dt: 0.01, angleNoise: Vector3(1e-6, 1e-6, 1e-6), biasNoise: 0) }
+        let before = f.angle
+        #expect(abs(before.row0.z) > 1e-6) // heading and tilt errors share the bias
+        let c = f.measureHeading(innovation: 0.01, noise: 1e-4)
+        #expect(c.angle.x == 0 && c.angle.y == 0)
+        #expect(c.angle.z > 0)
+        #expect(c.bias.length > 0)
+        #expect(f.angle.row0.x == before.row0.x && f.angle.row1.y == before.row1.y && f.angle.row0.y == before.row0.y)
+        #expect(f.angle.row2.z < before.row2.z)
+        #expect(f.angle.row0.z == f.angle.row2.x && f.angle.row1.z == f.angle.row2.y)
+    }
+
+    /// A tilt read from an average over the last second also shows where the
+    /// bias error has turned the estimate during that second (`lag·δb`). Told
+    /// so, the filter learns the bias from it with the right sign.
+    @Test func laggedTiltTeachesTheBias() throws {
+        let lag = Vector3(0.5, 0, 0)
+        var f = AttitudeErrorFilter(angleVariance: Vector3(1e-9, 1e-9, 1e-9), bias: Self.isotropicBias)
+        let biasError = 0.004 // rad/s about body x, and the angle is right
+        let c = f.measureTilt(east: lag.x * biasError, north: 0, eastLag: lag, northLag: .zero,
+                              noise: 1e-6, spread: 1e-6, gateSquared: 9)
+        let correction = try #require(c)
+        #expect(correction.bias.x > 0.5 * biasError)
+        #expect(abs(correction.angle.x) < 1e-6)
+        // The same reading fused as a plain angle moves the angle instead.
+        var plain = AttitudeErrorFilter(angleVariance: Vector3(1e-9, 1e-9, 1e-9), bias: Self.isotropicBias)
+        let plainCorrection = plain.measureTilt(east: lag.x * biasError, north: 0, eastLag: .zero, northLag: .zero,
+                                                noise: 1e-6, spread: 1e-6, gateSquared: 9)
+        let p = try #require(plainCorrection)
+        #expect(p.bias == .zero)
+    }
+
+    /// The sequential east-then-north update equals the joint two-dimensional one.
+    @Test func tiltUpdateMatchesJointUpdate() throws {
+        var f = AttitudeErrorFilter(angleVariance: Vector3(2e-4, 1e-4, 3e-4), bias: Self.isotropicBias)
+        let r = Quaternion(axis: Vector3(0.3, -0.2, 1), angle: 1.1).rotationMatrix
+        for _ in 0..<300 { f.predict(rotation: r, dt: 0.01, angleNoise: Vector3(1e-6, 2e-6, 3e-6), biasNoise: 1e-8) }
+        let eastLag = Vector3(0.2, -0.1, 0.4), northLag = Vector3(-0.3, 0.25, 0.1)
+        let noise = 5e-5
+        // Joint: H rows (e_x, eastLag) and (e_y, northLag); K = P·Hᵀ·S⁻¹.
+        func ph(_ a: Vector3, _ b: Vector3) -> (Vector3, Vector3) {
+            (f.angle * a + f.cross * b, f.cross.transposed * a + f.bias * b)
+        }
+        let (aE, bE) = ph(.unitX, eastLag), (aN, bN) = ph(.unitY, northLag)
+        let s11 = aE.x + eastLag.dot(bE) + noise, s22 = aN.y + northLag.dot(bN) + noise
+        let s12 = aE.y + northLag.dot(bE)
+        let det = s11 * s22 - s12 * s12
+        let (y1, y2) = (0.002, -0.001)
+        let w1 = (s22 * y1 - s12 * y2) / det, w2 = (s11 * y2 - s12 * y1) / det
+        let expectedAngle = aE * w1 + aN * w2, expectedBias = bE * w1 + bN * w2
+        var g = f
+        let joint = g.measureTilt(east: y1, north: y2, eastLag: eastLag, northLag: northLag,
+                                  noise: noise, spread: 1, gateSquared: 9)
+        let c = try #require(joint)
+        #expect((c.angle - expectedAngle).length < 1e-12)
+        #expect((c.bias - expectedBias).length < 1e-12)
+        // And a reading far outside the gate is refused.
+        #expect(f.measureTilt(east: 1, north: 0, eastLag: eastLag, northLag: northLag,
+                              noise: noise, spread: 1e-6, gateSquared: 9) == nil)
+    }
+
+    /// At rest the gyro reading is the bias error: it is learned, and what
+    /// was correlated with it (the angle it caused) is corrected too.
+    @Test func restReadingTeachesBiasAndAngle() {
+        var f = AttitudeErrorFilter(angleVariance: .zero, bias: Self.isotropicBias)
+        for _ in 0..<100 { f.predict(rotation: .identity, dt: 0.01, angleNoise: .zero, biasNoise: 0) }
+        let c = f.measureBias(axis: 1, innovation: 0.01, noise: 1e-6)
+        #expect(abs(c.bias.y - 0.01 * 1e-4 / (1e-4 + 1e-6)) < 1e-12)
+        #expect(c.bias.x == 0 && c.bias.z == 0)
+        #expect(c.angle.y < 0) // a positive bias error has turned the estimate back about north
+        #expect(f.bias.row1.y < 1e-5)
+    }
+}

@@ -1,0 +1,40 @@
+import LodestoneIIO
+
+/// `lodestone watch`: the live heading stream from IIO sensors.
+enum WatchCommand: Command {
+    static let name = "watch"
+    static let summary = "Print the live heading stream from the board's IIO magnetometer and accelerometer as NDJSON."
+    static let usage = "watch [options]"
+    static let discussion = """
+        One JSON object per delivered heading, in replay's format plus "time", the
+        wall clock of the sample (ISO 8601, UTC), and the same pipeline events as
+        replay (calibrationNeeded, magneticDisturbance, true-north events with --lat
+        and --lon). Each line is written as soon as it is made. The source adds its
+        own events: {"event":"sourceFault","reason":CODE,"detail":…} when the sensors
+        fail (they are retried with back-off from 0.1 s to 5 s), {"event":
+        "sourceResumed"} when they work again, and {"event":"sensorHealth","flags":[…]}
+        when a sensor is stuck or saturated (empty flags: all well again).
+        Ctrl-C stops with exit code 130, SIGTERM with 0. A missing or forbidden
+        device exits 3, a failing sensor 4; see 'lodestone devices'.
+        """
+    static let options: [CommandLineArguments.Option] = SourceOptions.options + PipelineOptions.options + PositionOptions.options + [
+        .value("count", "N", "Stop after N headings."),
+    ]
+
+    static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
+        _ = try arguments.positionals(required: 0, "")
+        let sourceOptions = try SourceOptions(arguments)
+        var pipelineOptions = try PipelineOptions(arguments)
+        let position = try PositionOptions(arguments)
+        let count = try arguments.integer("count", minimum: 1)
+        let stop = StopSignals()
+        let source = try sourceOptions.open()
+        let cancellation = source.cancellation
+        stop.onStop { cancellation.cancel() }
+        defer { source.close() }
+        let accelerometer = try pipelineOptions.loadCalibration(for: SourceDevices(iio: source))
+        let live = LiveHeadings(headingLimit: count)
+        let stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer)
+        return try live.run(source: source, stream: stream, stop: stop)
+    }
+}
