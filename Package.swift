@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .library(name: "LodestoneService", targets: ["LodestoneService"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
+        .executable(name: "lodestone-serve", targets: ["lodestone-serve"]),
     ],
     targets: [
         // Pure: geometry, samples, attitude, heading, filters. No I/O.
@@ -55,6 +56,8 @@ let package = Package(
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore"]
         ),
+        // The daemon alone, without the CLI's Foundation: `lodestone serve` execs it.
+        .executableTarget(name: "lodestone-serve", dependencies: ["LodestoneService"], path: "tools/lodestone-serve"),
         // Edge: fake sysfs trees of real boards, fed from a known attitude (tests, demo).
         .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
         // Test-only helpers (reference-data lookup, fixtures); not a product.
@@ -66,7 +69,7 @@ let package = Package(
         // Runs the built `lodestone` executable end to end.
         .testTarget(
             name: "LodestoneCLITests",
-            dependencies: ["lodestone", "LodestoneCore", "LodestoneSimulation", "LodestoneSimulatedBoard", "LodestoneTestSupport"]
+            dependencies: ["lodestone", "lodestone-serve", "LodestoneCore", "LodestoneSimulation", "LodestoneSimulatedBoard", "LodestoneTestSupport"]
         ),
         .testTarget(
             name: "LodestoneIIOTests",
@@ -87,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "LodestoneServiceTests",
             dependencies: ["LodestoneService", "LodestoneCore", "LodestoneLogs", "LodestoneSimulation",
-                           "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "lodestone"]
+                           "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "lodestone", "lodestone-serve"]
         ),
     ],
     swiftLanguageModes: [.v6]

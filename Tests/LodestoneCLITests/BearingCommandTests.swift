@@ -58,12 +58,15 @@ import Testing
 }
 
 /// The daemon's memory budget (16 MB) leaves no room for full Foundation (~8 MB of
-/// libraries mapped and touched at start): the executable must not link it.
+/// libraries mapped and touched at start): `lodestone serve` runs `lodestone-serve`,
+/// which must not link it.
 @Suite struct ExecutableLinkageTests {
-    @Test func lodestoneDoesNotLinkFullFoundation() throws {
+    @Test func theDaemonDoesNotLinkFullFoundation() throws {
+        let lean = CommandRunner.executable.deletingLastPathComponent().appendingPathComponent("lodestone-serve").path
+        try #require(FileManager.default.isExecutableFile(atPath: lean), "\(lean) is not built")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        p.arguments = [CommandRunner.executable.path]
+        p.arguments = [lean]
         let out = Pipe()
         p.standardOutput = out
         try p.run()
@@ -71,6 +74,43 @@ import Testing
         p.waitUntilExit()
         #expect(text.contains("libswiftCore"), "ldd output: \(text)")
         #expect(!text.contains("libFoundation.so") && !text.contains("libFoundationInternationalization"),
-                "lodestone links full Foundation; import FoundationEssentials (or nothing) instead:\n\(text)")
+                "lodestone-serve links full Foundation; import FoundationEssentials (or nothing) in the modules it uses:\n\(text)")
+    }
+
+    @Test func serveReportsTheCLIsRelease() throws {
+        let version = try CommandRunner.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let help = try CommandRunner.run(["help", "serve"])
+        #expect(help.status == 0 && help.stdout.contains("--gpsd HOST:PORT"))
+        // The daemon's VERSION object carries ServeCommandLine.release; it must match the CLI's.
+        let lean = CommandRunner.executable.deletingLastPathComponent().appendingPathComponent("lodestone-serve").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ls-v-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: lean)
+        p.arguments = ["--source", "simulated", "--socket", dir + "/s.sock"]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        var line = ""
+        for _ in 0..<200 where line.isEmpty {
+            usleep(20_000)
+            line = firstLine(socket: dir + "/s.sock") ?? ""
+        }
+        #expect(line.contains("\"release\":\"\(version.replacingOccurrences(of: "lodestone ", with: ""))\""), "VERSION \(line) vs \(version)")
+    }
+
+    func firstLine(socket path: String) -> String? {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        guard rc == 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 512) }
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").first.map(String.init)
     }
 }

@@ -31,8 +31,8 @@ struct ServeOnSimulatedBoardTests {
         let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
         defer { board.remove() }
         board.start()
-        let socket = board.directory + "/s.sock"
         let scratch = ScratchDirectory()
+        let socket = scratch.file("s.sock") // not in the board's directory: the namespace hides /dev (and /dev/shm)
         let program = [Lodestone.executable, "serve", "--source", "iio", "--rate", "100", "--mode", "buffered",
                        "--socket", socket, "--heading-filter", "0"]
         let service = try ServiceProcess([], scratch: scratch, wrapper: board.namespaceCommand(backend: .local, program: program))
@@ -68,14 +68,14 @@ struct ServeOnSimulatedBoardTests {
             for h in settled {
                 #expect(abs(angleDifference(truth, h)) < 1.5, "heading \(h)° vs truth \(truth)°")
             }
-            if round == 4, let pid = findProcess(containing: ["serve", socket]), let kB = residentKB(pid) {
+            if round == 4, let pid = findProcess(containing: [socket]), let kB = residentKB(pid) {
                 print("measured lodestone serve on a simulated IIO board, 1 client at 100 Hz: RSS \(Int(kB)) kB (\(Lodestone.executable))")
             }
             c.send(#"?WATCH={"enable":false};"# + "\n")
             _ = c.collect(for: 0.6)
             #expect(bufferEnabled() == ["0", "0"], "round \(round): released after the last watcher left")
         }
-        if ProcessInfo.processInfo.environment["LODESTONE_SERVE_MEASURE"] == "1", let pid = findProcess(containing: ["serve", socket]) {
+        if ProcessInfo.processInfo.environment["LODESTONE_SERVE_MEASURE"] == "1", let pid = findProcess(containing: [socket]) {
             try measureCPU(pid: pid, socket: socket)
         }
         let sorted = latencies.sorted()

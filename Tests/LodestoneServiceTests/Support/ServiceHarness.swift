@@ -299,7 +299,8 @@ func findProcess(containing parts: [String]) -> Int32? {
         guard let pid = Int32(e), pid != getpid(),
               let data = FileManager.default.contents(atPath: "/proc/\(e)/cmdline") else { continue }
         let args = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        if args.first.map({ $0.hasSuffix("/lodestone") }) == true, parts.allSatisfy(args.contains) { return pid }
+        if args.first.map({ $0.hasSuffix("/lodestone") || $0.hasSuffix("/lodestone-serve") }) == true,
+           parts.allSatisfy(args.contains) { return pid }
     }
     return nil
 }
