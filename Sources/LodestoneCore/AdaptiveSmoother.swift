@@ -52,6 +52,12 @@ public struct AdaptiveSmoother: Sendable {
     public private(set) var east: Vector3 = .zero
     /// Estimated rotation rate in rad/s.
     public private(set) var rotationRate: Double = 0
+    /// The rate measured on the last step, not yet in `rotationRate`.
+    private var pendingRate: Double = 0
+    /// Factors of the last time step, kept while the step stays the same.
+    private var factorsDt = 0.0
+    private var inverseDt = 0.0
+    private var rateFactor = 0.0
     /// The smoothing factor of the last step (1 = no smoothing).
     public private(set) var lastAlpha: Double = 1
     public private(set) var isInitialized = false
@@ -77,6 +83,7 @@ public struct AdaptiveSmoother: Sendable {
     public mutating func reset() {
         isInitialized = false
         rotationRate = 0
+        pendingRate = 0
     }
 
     /// Feeds one sample taken `dt` seconds after the previous one.
@@ -88,41 +95,52 @@ public struct AdaptiveSmoother: Sendable {
             lastAlpha = 1
             isInitialized = directions()
             rotationRate = 0
+            pendingRate = 0
             return
         }
         guard dt > 0 else { return }
-        // α = dt / (dt + τ) with τ = 1 / ω_c: the discrete first-order low-pass.
+        if dt != factorsDt {
+            // Sampled data has a fixed step: these divisions run once, not per sample.
+            factorsDt = dt
+            inverseDt = 1 / dt
+            rateFactor = dt / (dt + rateTau)
+        }
         if smooths {
-            let omega = minimumOmega + betaOmega * rotationRate
-            let alpha = dt * omega / (1 + dt * omega)
-            // Weight 1 / (1 + (Δ/scale)²) with Δ = (|a|² − g²) / 2g ≈ |a| − g: no root, no exp.
+            // α = x / (1 + x), x = dt·ω_c: the discrete first-order low-pass. Gravity
+            // also gets the weight 1 / (1 + Δ²), Δ = (|a|² − g²)/(2g·scale) ≈ (|a| − g)/scale:
+            // one division serves both.
+            let x = dt * (minimumOmega + betaOmega * rotationRate)
             let departure = (a.squaredLength - Self.gravity2) * gravityScale
-            gravity += (a - gravity) * (alpha / (1 + departure * departure))
+            let w = 1 + departure * departure
+            let inverse = 1 / ((1 + x) * w)
+            let alpha = x * w * inverse
+            gravity += (a - gravity) * (x * inverse)
             field += (m - field) * alpha
             lastAlpha = alpha
         } else {
             gravity = a
             field = m
         }
+        // The rate measured on the previous step enters now, one sample late: this
+        // step's cutoff then does not wait for this step's directions, which
+        // shortens the chain of dependent square roots and divisions.
+        rotationRate += (pendingRate - rotationRate) * rateFactor
         let oldUp = up, oldEast = east
         guard directions() else { return }
-        let invDt = 1 / dt
-        let rate = ((up - oldUp).squaredLength + (east - oldEast).squaredLength).squareRoot() * invDt
-        // First-order low-pass at rateCutoff, in the form α = 1 / (1 + τ/dt).
-        rotationRate += (rate - rotationRate) / (1 + rateTau * invDt)
+        pendingRate = ((up - oldUp).squaredLength + (east - oldEast).squaredLength).squareRoot() * inverseDt
     }
 
     /// Recomputes `up` and `east`; false when they are undefined.
     @inline(__always)
     mutating func directions() -> Bool {
-        let g2 = gravity.squaredLength
-        guard g2 > 0 else { return false }
-        let u = gravity * (1 / g2.squareRoot())
-        let e = field.cross(u)
-        let e2 = e.squaredLength
-        guard e2 > 0 else { return false }
-        up = u
-        east = e * (1 / e2.squareRoot())
+        // east ∥ field × gravity; both lengths from independent roots, then one division.
+        let e = field.cross(gravity)
+        let g = gravity.squaredLength.squareRoot(), l = e.squaredLength.squareRoot()
+        let product = g * l
+        guard product > 0 else { return false }
+        let inverse = 1 / product
+        up = gravity * (l * inverse)
+        east = e * (g * inverse)
         return true
     }
 }

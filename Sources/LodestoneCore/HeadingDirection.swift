@@ -6,24 +6,34 @@ import Musl
 import Darwin
 #endif
 
-/// A horizontal direction as a unit vector (east, north) in the earth frame.
+/// A horizontal direction as a vector (east, north) in the earth frame.
 ///
 /// The per-sample path keeps headings in this form: comparing two directions
-/// is a dot product, so the angle (an `atan2`) is computed only for the
-/// headings that are delivered.
+/// needs only products, so the angle (an `atan2`) is computed only for the
+/// headings that are delivered. The vector need not be unit length (for the
+/// forward axis it is the cosine of the axis's elevation); ``normalized``
+/// gives the unit vector.
 @frozen
 public struct HeadingDirection: Hashable, Sendable {
     public var east: Double
     public var north: Double
 
-    /// Normalizes `(east, north)`; zero stays zero.
     @inlinable
     public init(east: Double, north: Double) {
+        self.east = east
+        self.north = north
+    }
+
+    /// The unit vector in the same direction; zero stays zero.
+    @inlinable
+    public var normalized: HeadingDirection {
         let l2 = east * east + north * north
         let s = l2 > 0 ? 1 / l2.squareRoot() : 0
-        self.east = east * s
-        self.north = north * s
+        return HeadingDirection(east: east * s, north: north * s)
     }
+
+    @inlinable
+    public var squaredLength: Double { east * east + north * north }
 
     /// The direction of a heading in degrees clockwise from north.
     @inlinable
@@ -41,9 +51,8 @@ public struct HeadingDirection: Hashable, Sendable {
         return d >= 360 ? 0 : d
     }
 
-    /// Cosine of the angle between two unit directions.
     @inlinable
-    public func cosine(to o: HeadingDirection) -> Double {
+    public func dot(_ o: HeadingDirection) -> Double {
         east * o.east + north * o.north
     }
 }

@@ -4,13 +4,15 @@
 /// The first heading is always delivered; a threshold of 0 delivers every
 /// heading. Distances are measured the short way round, so 359° → 1° is 2°.
 /// Internally directions are compared by the cosine of the angle between
-/// them, which needs no trigonometry per sample.
+/// them, squared where it can be: no trigonometry and no square root per sample.
 @frozen
 public struct HeadingFilter: Hashable, Sendable {
     /// Minimum change in degrees; Core Location's default is 1.
     public let threshold: Double
+    /// The last delivered direction, unit length.
     public private(set) var lastDelivered: HeadingDirection?
     private let cosineLimit: Double
+    private let cosineLimit2: Double
 
     public init(threshold: Double = 1) {
         precondition(threshold >= 0 && threshold.isFinite, "headingFilter must be a finite number ≥ 0")
@@ -25,14 +27,20 @@ public struct HeadingFilter: Hashable, Sendable {
         } else {
             cosineLimit = HeadingDirection(degrees: threshold).north + 1e-12
         }
+        cosineLimit2 = cosineLimit * cosineLimit
     }
 
-    /// Whether `direction` should be delivered; records it when it is.
+    /// Whether `direction` (of any length) should be delivered; records it when it is.
     public mutating func shouldDeliver(_ direction: HeadingDirection) -> Bool {
-        if let last = lastDelivered, direction.cosine(to: last) > cosineLimit {
-            return false
+        if let last = lastDelivered {
+            // Held while cos(angle) = d / |direction| exceeds the limit.
+            let d = direction.dot(last)
+            let held = cosineLimit >= 0
+                ? d > 0 && d * d > cosineLimit2 * direction.squaredLength
+                : d > cosineLimit * direction.squaredLength.squareRoot()
+            if held { return false }
         }
-        lastDelivered = direction
+        lastDelivered = direction.normalized
         return true
     }
 
