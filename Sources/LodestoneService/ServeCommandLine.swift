@@ -12,7 +12,8 @@ import LodestoneGeomagnetism
 /// Why two executables: everything one executable links is mapped into every process
 /// it starts. The CLI's other commands use full Foundation (about 8 MB of resident
 /// memory); the daemon must stay small, so `lodestone serve` replaces itself (exec, same
-/// PID) with `lodestone-serve`, which links only what the service needs.
+/// PID) with `lodestone-serve`, which links only what the service needs: no Foundation at
+/// all, not even FoundationEssentials (JSON is the package's own, `LodestoneJSON`).
 public enum ServeCommandLine {
     /// The release reported in VERSION objects (kept equal to `lodestone --version`; tested).
     public static let release = "0.1.0"

@@ -1,5 +1,6 @@
 import Foundation
 import LodestoneCore
+import LodestoneJSON
 import LodestoneTestSupport
 import Testing
 @testable import LodestoneService
