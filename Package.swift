@@ -33,8 +33,9 @@ let package = Package(
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
         .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore", "LodestoneJSON"]),
-        // Edge: calibration profile files (atomic writes, reading with checks, per-device names).
-        .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration"]),
+        // Edge: calibration profile files (atomic writes, reading with checks, per-device names),
+        // and the choice of profiles for a source's devices (IIO or a log's header).
+        .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration", "LodestoneJSON", "LodestoneLogs", "LodestoneIIO"]),
         // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
         .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
@@ -93,7 +94,7 @@ let package = Package(
         // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
         .testTarget(
             name: "LodestoneServiceTests",
-            dependencies: ["LodestoneService", "LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation",
+            dependencies: ["LodestoneService", "LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneCalibrationStore",
                            "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "lodestone", "lodestone-serve"]
         ),
     ],
