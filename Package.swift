@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Lodestone", targets: ["Lodestone"]),
         .library(name: "LodestoneCore", targets: ["LodestoneCore"]),
+        .library(name: "LodestoneJSON", targets: ["LodestoneJSON"]),
         .library(name: "LodestoneLogs", targets: ["LodestoneLogs"]),
         .library(name: "LodestoneSimulation", targets: ["LodestoneSimulation"]),
         .library(name: "LodestoneIIO", targets: ["LodestoneIIO"]),
@@ -22,16 +23,19 @@ let package = Package(
         .target(name: "LodestoneCore"),
         // Pure: synthetic sensors with known truth, for tests, demos and benchmarks.
         .target(name: "LodestoneSimulation", dependencies: ["LodestoneCore"]),
+        // Pure: the one JSON reader (strict parser) and writer of the package; no Foundation.
+        .target(name: "LodestoneJSON"),
         // Edge: reading and writing logs.
-        .target(name: "LodestoneLogs", dependencies: ["LodestoneCore"]),
+        .target(name: "LodestoneLogs", dependencies: ["LodestoneCore", "LodestoneJSON"]),
         // The Swift API: HeadingManager, in the manner of CLLocationManager.
         .target(name: "Lodestone", dependencies: ["LodestoneCore"]),
         // Pure: bundled World Magnetic Model (WMM2025, WMMHR2025) evaluation. No I/O.
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
-        .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore"]),
-        // Edge: calibration profile files (atomic writes, reading with checks, per-device names).
-        .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration"]),
+        .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore", "LodestoneJSON"]),
+        // Edge: calibration profile files (atomic writes, reading with checks, per-device names),
+        // and the choice of profiles for a source's devices (IIO or a log's header).
+        .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration", "LodestoneJSON", "LodestoneLogs", "LodestoneIIO"]),
         // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
         .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         .executableTarget(
@@ -53,7 +57,7 @@ let package = Package(
         // client, NMEA 0183 output, on-demand sensor use, systemd integration.
         .target(
             name: "LodestoneService",
-            dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
+            dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore"]
         ),
         // The daemon alone, without the CLI's Foundation: `lodestone serve` execs it.
@@ -62,6 +66,7 @@ let package = Package(
         .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
+        .testTarget(name: "LodestoneJSONTests", dependencies: ["LodestoneJSON"]),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
@@ -89,7 +94,7 @@ let package = Package(
         // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
         .testTarget(
             name: "LodestoneServiceTests",
-            dependencies: ["LodestoneService", "LodestoneCore", "LodestoneLogs", "LodestoneSimulation",
+            dependencies: ["LodestoneService", "LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneCalibrationStore",
                            "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "lodestone", "lodestone-serve"]
         ),
     ],

@@ -11,7 +11,7 @@
 /// A fallback (sphere or diagonal) model is never "good": with thin coverage
 /// a strong soft-iron distortion cannot be seen in the fit error, yet it
 /// biases the offset of a simpler model.
-public enum CalibrationGrade: String, Sendable, Codable, Comparable {
+public enum CalibrationGrade: String, Sendable, Codable, CaseIterable, Comparable {
     case poor
     case acceptable
     case good

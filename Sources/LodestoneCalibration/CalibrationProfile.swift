@@ -31,7 +31,7 @@ public struct CalibrationProfile: Hashable, Sendable {
     }
 
     /// Free-form identification of the device the profile belongs to.
-    public struct DeviceIdentity: Hashable, Sendable, Codable {
+    public struct DeviceIdentity: Hashable, Sendable {
         /// Kernel driver, e.g. `hmc5843`.
         public var driver: String?
         /// IIO device name, e.g. `hmc5883l`.
@@ -64,7 +64,7 @@ public struct CalibrationProfile: Hashable, Sendable {
     }
 
     /// How good the fit was when it was made.
-    public struct Quality: Hashable, Sendable, Codable {
+    public struct Quality: Hashable, Sendable {
         public var model: CalibrationModel
         public var grade: CalibrationGrade
         /// `100 · RMS((|corrected| − target) / target)`.

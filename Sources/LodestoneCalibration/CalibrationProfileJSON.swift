@@ -1,144 +1,146 @@
-// Foundation is used here for JSONEncoder/JSONDecoder only; no file I/O.
-import FoundationEssentials
 import LodestoneCore
+import LodestoneJSON
 
-extension CalibrationProfile: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case formatVersion, sensor, device, created, parameters, quality
+/// The JSON form of a profile (`calibration/README.md`), read with the package's
+/// own JSON parser and written with its writer: no Foundation, so the daemon
+/// that loads profiles stays small.
+extension CalibrationProfile {
+    /// Decodes and validates a profile from the bytes of a JSON file.
+    public init(json bytes: some Collection<UInt8>) throws(CalibrationProfileError) {
+        let text = Array(bytes)
+        guard !text.isEmpty else { throw .malformedJSON("the file is empty") }
+        let document: JSONValue
+        do {
+            document = try text.withUnsafeBufferPointer { buffer in
+                Result { () throws(JSONParser.Failure) in try JSONParser.parse(buffer) }
+            }.get()
+        } catch {
+            let content = String(decoding: text, as: UTF8.self)
+            if content.contains("NaN") || content.contains("Infinity") {
+                throw .malformedJSON("it contains NaN or Infinity, which JSON cannot hold")
+            }
+            throw .malformedJSON("the text is not valid JSON or is cut short: \(error)")
+        }
+        do {
+            self = try Self(document: JSONField(document))
+        } catch let error as CalibrationProfileError {
+            throw error
+        } catch let error as JSONFieldError {
+            throw CalibrationProfileError(error)
+        } catch {
+            throw .malformedJSON("\(error)")
+        }
+        try validate()
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        // The version first: a newer format may differ in everything else.
-        let version = try c.decode(Int.self, forKey: .formatVersion)
+    /// Reads the fields in the order of the format; the version first, as a newer
+    /// format may differ in everything else.
+    private init(document root: JSONField) throws {
+        let version = try root.member("formatVersion").integer()
         guard Self.supportedFormatVersions.contains(version) else {
             throw CalibrationProfileError.unsupportedVersion(found: version, supported: Self.supportedFormatVersions)
         }
+        let device = try root.member("device")
+        _ = try device.object()
+        let parameters = try root.member("parameters")
+        let quality = try root.member("quality")
         self.init(
             formatVersion: version,
-            sensor: try c.decode(SensorKind.self, forKey: .sensor),
-            device: try c.decode(DeviceIdentity.self, forKey: .device),
-            created: try c.decode(String.self, forKey: .created),
-            parameters: try c.decode(Parameters.self, forKey: .parameters),
-            quality: try c.decode(Quality.self, forKey: .quality)
+            sensor: try root.member("sensor").oneOf(SensorKind.self),
+            device: DeviceIdentity(driver: try device.member("driver").optionalString(),
+                                   name: try device.member("name").optionalString(),
+                                   uri: try device.member("uri").optionalString(),
+                                   serial: try device.member("serial").optionalString()),
+            created: try root.member("created").string(),
+            parameters: try Parameters(parameters),
+            quality: Quality(model: try quality.member("model").oneOf(CalibrationModel.self),
+                             grade: try quality.member("grade").oneOf(CalibrationGrade.self),
+                             fitErrorPercent: try quality.member("fitErrorPercent").number(nonFiniteStrings: true),
+                             residualRMS: try quality.member("residualRMS").number(nonFiniteStrings: true),
+                             fittedMagnitude: try quality.member("fittedMagnitude").number(nonFiniteStrings: true),
+                             expectedMagnitude: try quality.member("expectedMagnitude").optionalNumber(nonFiniteStrings: true),
+                             coveragePercent: try quality.member("coveragePercent").number(nonFiniteStrings: true),
+                             sampleCount: try quality.member("sampleCount").integer(),
+                             outlierCount: try quality.member("outlierCount").integer(),
+                             dip: try quality.member("dip").optionalNumber(nonFiniteStrings: true))
         )
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(formatVersion, forKey: .formatVersion)
-        try c.encode(sensor, forKey: .sensor)
-        try c.encode(device, forKey: .device)
-        try c.encode(created, forKey: .created)
-        try c.encode(parameters, forKey: .parameters)
-        try c.encode(quality, forKey: .quality)
-    }
-
-    /// Decodes and validates a profile from JSON bytes.
-    public init(json: Data) throws(CalibrationProfileError) {
-        let decoder = JSONDecoder()
-        // Lets "nan"/"inf" strings through to validation, which names the field.
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        do {
-            self = try decoder.decode(CalibrationProfile.self, from: json)
-        } catch let error as CalibrationProfileError {
-            throw error
-        } catch let error as DecodingError {
-            throw Self.profileError(error, json: json)
-        } catch {
-            throw .malformedJSON(String(describing: error))
-        }
+    /// Validates, then encodes as pretty-printed JSON with sorted keys (stable diffs),
+    /// ending in a newline.
+    public func jsonBytes() throws(CalibrationProfileError) -> [UInt8] {
         try validate()
+        let writer = JSONLineBuilder(capacity: 2048)
+        writer.append(jsonValue, pretty: true)
+        return Array(writer.bytes) + [0x0A]
     }
 
-    /// Validates, then encodes as pretty-printed JSON with sorted keys (stable diffs).
-    public func jsonData() throws(CalibrationProfileError) -> Data {
-        try validate()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            var data = try encoder.encode(self)
-            data.append(0x0A)
-            return data
-        } catch {
-            throw .invalidValue(field: "(profile)", reason: "cannot be encoded: \(error)")
+    /// The profile as a JSON document; absent optional values are left out.
+    public var jsonValue: JSONValue {
+        func vector(_ v: Vector3) -> JSONValue { .array([.number(v.x), .number(v.y), .number(v.z)]) }
+        var identity: [String: JSONValue] = [:]
+        for (key, value) in [("driver", device.driver), ("name", device.name), ("uri", device.uri), ("serial", device.serial)] {
+            if let value { identity[key] = .string(value) }
         }
-    }
-
-    static func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
-        var out = ""
-        for key in codingPath + (last.map { [$0] } ?? []) {
-            if let i = key.intValue {
-                out += "[\(i)]"
-            } else {
-                out += out.isEmpty ? key.stringValue : ".\(key.stringValue)"
-            }
-        }
-        return out.isEmpty ? "(top level)" : out
-    }
-
-    static func profileError(_ error: DecodingError, json: Data) -> CalibrationProfileError {
-        switch error {
-        case let .keyNotFound(key, context):
-            return .missingField(path(context.codingPath, key))
-        case let .valueNotFound(type, context):
-            return .wrongType(field: path(context.codingPath), expected: "a \(typeName(type)), not null")
-        case let .typeMismatch(type, context):
-            return .wrongType(field: path(context.codingPath), expected: "a \(typeName(type))")
-        case let .dataCorrupted(context):
-            if context.codingPath.isEmpty {
-                let text = String(decoding: json, as: UTF8.self)
-                if text.contains("NaN") || text.contains("Infinity") {
-                    return .malformedJSON("it contains NaN or Infinity, which JSON cannot hold")
-                }
-                return .malformedJSON(json.isEmpty ? "the file is empty" : "the text is not valid JSON or is cut short")
-            }
-            return .invalidValue(field: path(context.codingPath), reason: context.debugDescription)
-        @unknown default:
-            return .malformedJSON(String(describing: error))
-        }
-    }
-
-    private static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is Double.Type, is Float.Type: return "number"
-        case is Int.Type: return "integer"
-        case is String.Type: return "string"
-        case is [Any].Type: return "array"
-        default:
-            let name = String(describing: type)
-            return name.hasPrefix("Dictionary") ? "object" : (name.hasPrefix("Array") ? "array" : name)
-        }
+        let q = quality
+        var fit: [String: JSONValue] = [
+            "model": .string(q.model.rawValue),
+            "grade": .string(q.grade.rawValue),
+            "fitErrorPercent": .number(q.fitErrorPercent),
+            "residualRMS": .number(q.residualRMS),
+            "fittedMagnitude": .number(q.fittedMagnitude),
+            "coveragePercent": .number(q.coveragePercent),
+            "sampleCount": .number(Double(q.sampleCount)),
+            "outlierCount": .number(Double(q.outlierCount)),
+        ]
+        if let m = q.expectedMagnitude { fit["expectedMagnitude"] = .number(m) }
+        if let dip = q.dip { fit["dip"] = .number(dip) }
+        let m = parameters.matrix
+        return .object([
+            "formatVersion": .number(Double(formatVersion)),
+            "sensor": .string(sensor.rawValue),
+            "device": .object(identity),
+            "created": .string(created),
+            "parameters": .object([
+                "unit": .string(parameters.unit),
+                "offset": vector(parameters.offset),
+                "matrix": .array([vector(m.row0), vector(m.row1), vector(m.row2)]),
+            ]),
+            "quality": .object(fit),
+        ])
     }
 }
 
-extension CalibrationProfile.Parameters: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case unit, offset, matrix
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let unit = try c.decode(String.self, forKey: .unit)
-        let offset = try c.decode([Double].self, forKey: .offset)
-        let matrix = try c.decode([[Double]].self, forKey: .matrix)
-        let base = CalibrationProfile.path(decoder.codingPath)
+extension CalibrationProfile.Parameters {
+    fileprivate init(_ field: JSONField) throws {
+        let unit = try field.member("unit").string()
+        let offset = try field.member("offset").array().map { f throws(JSONFieldError) in try f.number(nonFiniteStrings: true) }
+        let matrix = try field.member("matrix").array().map { row throws(JSONFieldError) in
+            try row.array().map { f throws(JSONFieldError) in try f.number(nonFiniteStrings: true) }
+        }
         guard offset.count == 3 else {
-            throw CalibrationProfileError.invalidValue(field: "\(base).offset", reason: "needs 3 numbers [x, y, z], has \(offset.count)")
+            throw CalibrationProfileError.invalidValue(field: "\(field.path).offset", reason: "needs 3 numbers [x, y, z], has \(offset.count)")
         }
         guard matrix.count == 3, matrix.allSatisfy({ $0.count == 3 }) else {
-            throw CalibrationProfileError.invalidValue(field: "\(base).matrix", reason: "needs 3 rows of 3 numbers")
+            throw CalibrationProfileError.invalidValue(field: "\(field.path).matrix", reason: "needs 3 rows of 3 numbers")
         }
         self.init(unit: unit, offset: Vector3(offset[0], offset[1], offset[2]),
                   matrix: Matrix3(rows: Vector3(matrix[0][0], matrix[0][1], matrix[0][2]),
                                   Vector3(matrix[1][0], matrix[1][1], matrix[1][2]),
                                   Vector3(matrix[2][0], matrix[2][1], matrix[2][2])))
     }
+}
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(unit, forKey: .unit)
-        try c.encode([offset.x, offset.y, offset.z], forKey: .offset)
-        try c.encode([matrix.row0, matrix.row1, matrix.row2].map { [$0.x, $0.y, $0.z] }, forKey: .matrix)
+extension CalibrationProfileError {
+    /// The same problem, in the profile's terms.
+    init(_ error: JSONFieldError) {
+        switch error {
+        case .missing(let path):
+            self = .missingField(path)
+        case let .wrongType(path, expected, found):
+            self = .wrongType(field: path, expected: found == "null" ? "\(expected), not null" : expected)
+        case let .invalid(path, reason):
+            self = .invalidValue(field: path, reason: reason)
+        }
     }
 }

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import FoundationEssentials
 import LodestoneCalibration
 
 /// Calibration profiles on disk: reading with checks, atomic writing, and the
@@ -62,7 +61,7 @@ public struct CalibrationProfileStore: Sendable {
         let bytes = try read(path)
         let profile: CalibrationProfile
         do {
-            profile = try CalibrationProfile(json: Data(bytes))
+            profile = try CalibrationProfile(json: bytes)
         } catch {
             throw CalibrationFileError(path: path, .invalid(error))
         }
@@ -120,9 +119,9 @@ public struct CalibrationProfileStore: Sendable {
     /// creating the directory `calibration/` if it is the default one and missing.
     public static func save(_ profile: CalibrationProfile, to path: String,
                             options: AtomicFile.Options = AtomicFile.Options()) throws(CalibrationFileError) {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try profile.jsonData()
+            bytes = try profile.jsonBytes()
         } catch {
             throw CalibrationFileError(path: path, .invalid(error))
         }
@@ -131,7 +130,7 @@ public struct CalibrationProfileStore: Sendable {
             mkdir(directory, 0o755)
         }
         do {
-            try AtomicFile.write([UInt8](data), to: path, options: options)
+            try AtomicFile.write(bytes, to: path, options: options)
         } catch {
             throw CalibrationFileError(path: path, .cannotWrite(error))
         }

@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneJSON
 
 extension JSONLineBuilder {
     /// Appends one heading as an NDJSON line with CLHeading's field names.

@@ -1,13 +1,13 @@
-import FoundationEssentials
 import LodestoneCore
+import LodestoneJSON
 
 /// The header of a native Lodestone log: what recorded it, when, how fast, in which units.
 ///
 /// Stored as one JSON line after the `# lodestone-log 1` magic line, so the
 /// file stays a valid CSV with comments for any other tool.
-public struct LogMetadata: Codable, Hashable, Sendable {
+public struct LogMetadata: Hashable, Sendable {
     /// Units of each quantity as written in the file.
-    public struct Units: Codable, Hashable, Sendable {
+    public struct Units: Hashable, Sendable {
         public var time: String
         public var acceleration: String
         public var magneticField: String
@@ -47,17 +47,61 @@ public struct LogMetadata: Codable, Hashable, Sendable {
     /// `start` as Unix seconds.
     public var startUnixSeconds: Double? { start.flatMap(WallClockTime.parse) }
 
-    /// Parses the metadata line (without its leading `#`).
-    public static func decode(jsonLine: String) throws -> LogMetadata {
-        try JSONDecoder().decode(LogMetadata.self, from: Data(jsonLine.utf8))
+    /// Parses the metadata line (without its leading `#`). Unknown keys are ignored.
+    public static func decode(jsonLine: String) throws(LogMetadataError) -> LogMetadata {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(jsonLine)
+        } catch {
+            throw LogMetadataError(description: "not valid JSON: \(error)")
+        }
+        do {
+            let root = JSONField(document)
+            let units = try root.member("units")
+            let device = try root.member("device")
+            return LogMetadata(
+                start: try root.member("start").optionalString(),
+                rate: try root.member("rate").optionalNumber(),
+                units: Units(time: try units.member("time").string(),
+                             acceleration: try units.member("acceleration").string(),
+                             magneticField: try units.member("magneticField").string(),
+                             angularRate: try units.member("angularRate").string()),
+                source: try root.member("source").optionalString(),
+                device: device.isAbsent ? nil : device.value,
+                note: try root.member("note").optionalString())
+        } catch {
+            throw LogMetadataError(description: error.description)
+        }
+    }
+
+    /// The metadata as a JSON document; absent values are left out.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "units": .object(["time": .string(units.time), "acceleration": .string(units.acceleration),
+                              "magneticField": .string(units.magneticField), "angularRate": .string(units.angularRate)]),
+        ]
+        if let start { members["start"] = .string(start) }
+        if let rate { members["rate"] = .number(rate) }
+        if let source { members["source"] = .string(source) }
+        if let device { members["device"] = device }
+        if let note { members["note"] = .string(note) }
+        return .object(members)
     }
 
     /// The metadata as one compact JSON line (keys sorted, stable for diffs).
     public func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        let writer = JSONLineBuilder(capacity: 4096)
+        writer.append(jsonValue)
+        return writer.text
+    }
+}
+
+/// Why a native log's metadata line could not be read.
+public struct LogMetadataError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) {
+        self.description = description
     }
 }
 

@@ -137,9 +137,13 @@ public final class LogReader: SensorSource {
             throw failure(.badMetadata, line: reader.lineNumber + 1, "missing the metadata line after '# lodestone-log 1'")
         }
         let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("#"), let meta = try? LogMetadata.decode(jsonLine: String(text.dropFirst())) else {
+        let meta: LogMetadata
+        do {
+            guard text.hasPrefix("#") else { throw LogMetadataError(description: "the line does not start with '#'") }
+            meta = try LogMetadata.decode(jsonLine: String(text.dropFirst()))
+        } catch {
             throw failure(.badMetadata, line: reader.lineNumber,
-                        "expected the metadata as one JSON object after '# ' (e.g. # {\"units\":{…}})")
+                        "bad metadata (\(error)); expected the metadata as one JSON object after '# ' (e.g. # {\"units\":{…}})")
         }
         guard let a = UnitConversion.acceleration(meta.units.acceleration),
               let m = UnitConversion.magneticField(meta.units.magneticField),

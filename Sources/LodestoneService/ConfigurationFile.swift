@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneLogs
 
@@ -102,8 +103,18 @@ extension ServiceConfiguration {
             guard let mode = FusionMode(rawValue: v) else { throw ConfigurationError(key: "fusion", "must be auto, ecompass or ahrs, not '\(v)'") }
             c.fusion = mode
         }
-        if root["calibration"] != nil {
-            c.calibrationPath = try root.optionalString("calibration").map(resolve)
+        switch root["calibration"] {
+        case nil: break
+        case .null?: c.calibration = .none
+        case .string(let path)?: c.calibration = .files([resolve(path)])
+        case .array(let items)?:
+            let paths = items.compactMap(\.stringValue)
+            guard paths.count == items.count, (1...2).contains(paths.count), paths.allSatisfy({ !$0.isEmpty }) else {
+                throw ConfigurationError(key: "calibration", "must be a profile's path, an array of one or two paths (a magnetometer's and an accelerometer's), or null for none")
+            }
+            c.calibration = .files(paths.map(resolve))
+        case let other?:
+            throw ConfigurationError(key: "calibration", "must be a string, an array of strings or null, not \(other.typeName)")
         }
         if let v = try root.number("headingFilter") { c.headingFilter = v }
         if let position = root["position"] {

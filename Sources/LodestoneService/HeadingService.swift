@@ -23,6 +23,7 @@ public final class HeadingService {
         case failed(ServiceError)
     }
 
+    /// Reads the configuration again (SIGHUP).
     public typealias Reload = () throws -> ServiceConfiguration
 
     private var configuration: ServiceConfiguration
@@ -42,7 +43,9 @@ public final class HeadingService {
     private var lastDemand = false
     private var readBuffer = [UInt8](repeating: 0, count: 16384)
 
-    /// Opens the source, loads the calibration and binds every listener; throws on the first problem.
+    /// Opens the source, loads the calibration for its devices and binds every listener;
+    /// throws on the first problem. Without `reload`, SIGHUP keeps the configuration and
+    /// reads the calibration profiles again.
     public init(configuration: ServiceConfiguration, release: String, log: ServiceLog, reload: Reload? = nil) throws(ServiceError) {
         do {
             try configuration.validate()
@@ -52,10 +55,18 @@ public final class HeadingService {
         self.configuration = configuration
         reloadConfiguration = reload
         self.log = log
-        let settings = try Self.estimatorSettings(configuration)
+        let settings = Self.estimatorSettings(configuration)
         let source = try ServiceSources.make(configuration.source, fusion: configuration.fusion)
-        hub = Hub(HubState(release: release, settings: settings, headingFilter: configuration.headingFilter,
-                           limits: configuration.limits, source: configuration.source))
+        let calibration: ServiceCalibration
+        do {
+            calibration = try ServiceCalibration.load(configuration.calibration, for: source.calibrationDevices)
+        } catch {
+            source.release()
+            throw error
+        }
+        for note in calibration.notes { log.info(note) }
+        hub = Hub(HubState(release: release, settings: settings, calibration: calibration, calibrationChoice: configuration.calibration,
+                           headingFilter: configuration.headingFilter, limits: configuration.limits, source: configuration.source))
         loopWake = try WakePipe()
         runner = SampleRunner(hub: hub, loopWake: loopWake, source: source, fusion: configuration.fusion, log: log)
         signals = try SignalPipe()
@@ -71,12 +82,10 @@ public final class HeadingService {
         hub.withLock { $0.reportsMotion = Self.reportsMotion(configuration) }
     }
 
-    static func estimatorSettings(_ c: ServiceConfiguration) throws(ServiceError) -> HeadingEstimator.Settings {
+    /// The estimator settings of `c`, without the calibration (``ServiceCalibration`` adds it).
+    static func estimatorSettings(_ c: ServiceConfiguration) -> HeadingEstimator.Settings {
         var s = HeadingEstimator.Settings(forwardAxis: c.forwardAxis, fusion: c.fusion)
         if !c.smoothing { s.smoothing = nil }
-        if let path = c.calibrationPath {
-            (s.calibration, s.calibrationStatus) = try CalibrationLoader.load(path)
-        }
         return s
     }
 
@@ -331,23 +340,24 @@ public final class HeadingService {
     private func reload() {
         notifier.notify("RELOADING=1")
         defer { notifier.notify("READY=1\nSTATUS=serving headings") }
-        guard let reloadConfiguration else {
-            log.warning("SIGHUP: nothing to reload (no --config file)")
-            return
-        }
+        let old = configuration
         let new: ServiceConfiguration
-        let settings: HeadingEstimator.Settings
+        var calibration: ServiceCalibration?
         do {
-            new = try reloadConfiguration()
+            new = try reloadConfiguration?() ?? old
             try new.validate()
-            settings = try Self.estimatorSettings(new)
+            // A new source gets its profiles when the sample thread opens it; the same
+            // source's are read again now, so that a bad one refuses the whole reload.
+            if new.source == old.source && new.fusion == old.fusion {
+                calibration = try ServiceCalibration.load(new.calibration, for: hub.withLock { $0.calibrationDevices })
+            }
             try nmea.update(new.nmea)
             try updateListeners(new)
         } catch {
             log.error("SIGHUP: the configuration was not reloaded, the running one stays: \(error)")
             return
         }
-        let old = configuration
+        let settings = Self.estimatorSettings(new)
         configuration = new
         if new.position != old.position || new.maxFixAge != old.maxFixAge || new.model != old.model
             || new.modelDate != old.modelDate || new.allowExtrapolation != old.allowExtrapolation {
@@ -366,6 +376,8 @@ public final class HeadingService {
         let motion = Self.reportsMotion(new)
         hub.withLock { s in
             s.setSettings(settings)
+            if let calibration { s.setCalibration(calibration) }
+            s.calibrationChoice = new.calibration
             s.defaultHeadingFilter = new.headingFilter
             s.limits = new.limits
             s.reportsMotion = motion
@@ -375,6 +387,7 @@ public final class HeadingService {
             }
         }
         if sourceChanged { runner.wake.signal() }
+        for note in calibration?.notes ?? [] { log.info(note) }
         updateTrueNorth(now: Clock.monotonic())
         log.notice("SIGHUP: configuration and calibration reloaded" + (sourceChanged ? "; the source is reopened" : ""))
     }

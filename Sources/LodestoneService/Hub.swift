@@ -1,3 +1,4 @@
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneLogs
 import Synchronization
@@ -36,7 +37,14 @@ struct ProcessOutcome {
 final class HubState {
     let release: String
     var pipeline: HeadingPipeline
+    /// Estimator settings without the calibration, which ``calibration`` adds.
     var settings: HeadingEstimator.Settings
+    /// The profiles applied: the magnetometer's through the estimator, the accelerometer's to each sample.
+    private(set) var calibration: ServiceCalibration
+    /// How profiles are chosen, for a reload that opens another source (the sample thread loads them).
+    var calibrationChoice: CalibrationChoice
+    /// The identity of the source's sensors (set by the sample thread), to find their profiles again.
+    var calibrationDevices = SourceDevices()
     var defaultHeadingFilter: Double
     var limits: ServiceConfiguration.Limits
     var clients: [ClientSession] = []
@@ -73,10 +81,12 @@ final class HubState {
     private let steerLine = JSONLineBuilder(capacity: 4096)
     private let replyLine = JSONLineBuilder(capacity: 4096)
 
-    init(release: String, settings: HeadingEstimator.Settings, headingFilter: Double, limits: ServiceConfiguration.Limits,
-         source: ServiceConfiguration.Source) {
+    init(release: String, settings: HeadingEstimator.Settings, calibration: ServiceCalibration, calibrationChoice: CalibrationChoice,
+         headingFilter: Double, limits: ServiceConfiguration.Limits, source: ServiceConfiguration.Source) {
         self.release = release
         self.settings = settings
+        self.calibration = calibration
+        self.calibrationChoice = calibrationChoice
         pipeline = HeadingPipeline(settings: settings, headingFilter: 0)
         defaultHeadingFilter = headingFilter
         self.limits = limits
@@ -125,11 +135,14 @@ final class HubState {
         samplesProcessed &+= 1
         if needsStart {
             var start = settings
+            calibration.apply(to: &start)
             start.wallClockStart = wall - sample.time
             start.expectedField = expectedField
             pipeline.estimator = HeadingEstimator(settings: start)
             needsStart = false
         }
+        var sample = sample
+        if let a = calibration.accelerometer { sample.acceleration = a.apply(sample.acceleration) }
         let step = pipeline.step(sample)
         if let events = step.events {
             for e in events { broadcast(Self.event(e), wall: wall) }
@@ -335,6 +348,12 @@ final class HubState {
     /// New estimator settings (reload): the smoothing starts again.
     func setSettings(_ s: HeadingEstimator.Settings) {
         settings = s
+        needsStart = true
+    }
+
+    /// New calibration profiles (reload): the smoothing starts again.
+    func setCalibration(_ c: ServiceCalibration) {
+        calibration = c
         needsStart = true
     }
 

@@ -1,3 +1,4 @@
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneLogs
 
@@ -24,10 +25,11 @@ final class SampleRunner: @unchecked Sendable {
         self.source = source
         self.fusion = fusion
         self.log = log
-        let (label, devices) = (source.label, source.devices)
+        let (label, devices, identities) = (source.label, source.devices, source.calibrationDevices)
         hub.withLock {
             $0.sourceLabel = label
             $0.devices = devices
+            $0.calibrationDevices = identities
         }
     }
 
@@ -50,13 +52,13 @@ final class SampleRunner: @unchecked Sendable {
             loopWake.signal()
         }
         while true {
-            let (stop, wanted, newGeneration, sourceConfiguration) = hub.withLock {
-                ($0.stopping, $0.demand, $0.sourceGeneration, $0.sourceConfiguration)
+            let (stop, wanted, newGeneration, sourceConfiguration, calibrationChoice) = hub.withLock {
+                ($0.stopping, $0.demand, $0.sourceGeneration, $0.sourceConfiguration, $0.calibrationChoice)
             }
             if stop { return }
             if newGeneration != generation {
                 generation = newGeneration
-                reopen(sourceConfiguration)
+                reopen(sourceConfiguration, calibration: calibrationChoice)
                 active = false
             }
             demand = wanted
@@ -158,22 +160,36 @@ final class SampleRunner: @unchecked Sendable {
         loopWake.signal()
     }
 
-    /// A reload changed the source: open the new one; keep the old one if that fails.
-    private func reopen(_ configuration: ServiceConfiguration.Source) {
+    /// A reload changed the source: open the new one and load the calibration profiles
+    /// for its devices; keep the old source and profiles if either fails.
+    private func reopen(_ configuration: ServiceConfiguration.Source, calibration choice: CalibrationChoice) {
+        let fresh: any ServiceSource
+        let calibration: ServiceCalibration
         do {
-            let fresh = try ServiceSources.make(configuration, fusion: fusion)
-            source.release()
-            source = fresh
-            let (label, devices) = (fresh.label, fresh.devices)
-            hub.withLock {
-                $0.sourceLabel = label
-                $0.devices = devices
-                $0.sourceStatus = nil
-                $0.sourceEnded = false
-            }
-            log.notice("source is now \(label)")
+            fresh = try ServiceSources.make(configuration, fusion: fusion)
         } catch {
             log.error("reload: cannot open the new source, keeping the old one: \(error)")
+            return
         }
+        do {
+            calibration = try ServiceCalibration.load(choice, for: fresh.calibrationDevices)
+        } catch {
+            fresh.release()
+            log.error("reload: the new source's calibration cannot be used, keeping the old source: \(error)")
+            return
+        }
+        source.release()
+        source = fresh
+        let (label, devices, identities) = (fresh.label, fresh.devices, fresh.calibrationDevices)
+        hub.withLock {
+            $0.sourceLabel = label
+            $0.devices = devices
+            $0.calibrationDevices = identities
+            $0.setCalibration(calibration)
+            $0.sourceStatus = nil
+            $0.sourceEnded = false
+        }
+        log.notice("source is now \(label)")
+        for note in calibration.notes { log.info(note) }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneGeomagnetism
 
@@ -12,7 +13,8 @@ import LodestoneGeomagnetism
 /// Why two executables: everything one executable links is mapped into every process
 /// it starts. The CLI's other commands use full Foundation (about 8 MB of resident
 /// memory); the daemon must stay small, so `lodestone serve` replaces itself (exec, same
-/// PID) with `lodestone-serve`, which links only what the service needs.
+/// PID) with `lodestone-serve`, which links only what the service needs: no Foundation at
+/// all, not even FoundationEssentials (JSON is the package's own, `LodestoneJSON`).
 public enum ServeCommandLine {
     /// The release reported in VERSION objects (kept equal to `lodestone --version`; tested).
     public static let release = "0.1.0"
@@ -48,7 +50,7 @@ public enum ServeCommandLine {
 
         The config file (JSON; see the README and tools/lodestone.example.json) holds the
         same settings; flags override it. SIGHUP reloads the file and the calibration
-        profile; SIGTERM stops cleanly. Logs go to standard error (journald priorities
+        profiles (found again for the devices, by default); SIGTERM stops cleanly. Logs go to standard error (journald priorities
         under systemd); with NOTIFY_SOCKET set it speaks sd_notify (Type=notify).
         """
 
@@ -64,7 +66,7 @@ public enum ServeCommandLine {
         .value("mode", "MODE", "IIO: auto (default), buffered or polled."),
         .value("rate", "HZ", "IIO or simulated: sample rate (default 100)."),
         .value("board-rotation", "ROT", "IIO: device → body rotation, degrees about z (90) or a matrix 'a, b, c; d, e, f; g, h, i'."),
-        .value("calibration", "FILE", "Magnetometer calibration profile (see calibration/README.md), read again on SIGHUP; 'none' for none."),
+        .value("calibration", "FILE[,FILE]", "Calibration profile(s): a magnetometer's and/or an accelerometer's (see calibration/README.md). Default: the profiles in calibration/ made for the devices opened; 'none' applies none. Read again on SIGHUP."),
         .value("heading-filter", "DEG", "headingFilter of watchers that give none (default 1; 0 = every sample)."),
         .value("forward", "AXIS", "Body axis whose heading is reported: +y (default), +x, -y, -x."),
         .flag("no-smoothing", "Report the per-sample heading without smoothing (compass mode)."),
@@ -238,8 +240,11 @@ public enum ServeCommandLine {
             c.source = .simulated(s)
         }
         if let v = a.string("calibration") {
-            guard !v.contains(",") else { throw UsageFailure("--calibration: serve takes one magnetometer profile (FILE), or none") }
-            c.calibrationPath = v == "none" ? nil : v
+            do {
+                c.calibration = try CalibrationChoice(argument: v)
+            } catch {
+                throw UsageFailure("--calibration \(error)")
+            }
         }
         if let f = try a.double("heading-filter") {
             guard f >= 0 else { throw UsageFailure("--heading-filter must be ≥ 0 degrees, got \(f)") }
@@ -327,7 +332,8 @@ public enum ServeCommandLine {
         if case .simulated = configuration.source {
             log.notice("the source is a SIMULATED board (demo motion), not a sensor")
         }
-        let reload: HeadingService.Reload? = parsed.string("config") == nil ? nil : { try Self.configuration(parsed) }
+        // Without a config file a reload reads the same flags again: the calibration profiles are re-read.
+        let reload: HeadingService.Reload = { try Self.configuration(parsed) }
         let service: HeadingService
         do {
             service = try HeadingService(configuration: configuration, release: release, log: log, reload: reload)

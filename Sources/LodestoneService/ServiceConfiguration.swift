@@ -1,3 +1,4 @@
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneGeomagnetism
 
@@ -110,8 +111,10 @@ public struct ServiceConfiguration: Hashable, Sendable {
     public var smoothing = true
     /// `auto` fuses a gyroscope when the source has one.
     public var fusion: FusionMode = .auto
-    /// Magnetometer calibration profile (see `calibration/README.md`); nil for none.
-    public var calibrationPath: String?
+    /// The calibration profiles to apply (see `calibration/README.md`): by default the
+    /// magnetometer's and the accelerometer's in `calibration/` (relative to the working
+    /// directory) made for the devices the source opened, as the CLI does.
+    public var calibration: CalibrationChoice = .automatic
     /// The headingFilter of a watcher that does not give one, degrees.
     public var headingFilter = 1.0
     public var position: Position = .none

@@ -1,3 +1,4 @@
+import LodestoneCalibrationStore
 import LodestoneCore
 
 /// Where the service's samples come from, with what on-demand operation needs
@@ -8,6 +9,9 @@ protocol ServiceSource: AnyObject {
     var label: String { get }
     /// What `?DEVICES;` lists.
     var devices: [DeviceDescription] { get }
+    /// The identity of the magnetometer and accelerometer, for finding and checking
+    /// their calibration profiles (anonymous for a simulation).
+    var calibrationDevices: SourceDevices { get }
     /// Log seconds per wall-clock second when the service must pace the samples
     /// itself (replays, simulation); nil when they come at their own pace
     /// (sensors) or as fast as possible.

@@ -1,3 +1,4 @@
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneIIO
 import LodestoneLogs
@@ -20,6 +21,7 @@ final class IIOServiceSource: ServiceSource {
     let source: IIOSensorSource
     let label = "iio"
     let pacing: Double? = nil
+    let calibrationDevices: SourceDevices
 
     init(_ s: ServiceConfiguration.IIO, useGyroscope: Bool) throws(ServiceError) {
         var rotation = Matrix3.identity
@@ -38,6 +40,7 @@ final class IIOServiceSource: ServiceSource {
         } catch {
             throw ServiceError(error.isTransient ? .failure : .inaccessible, error.description)
         }
+        calibrationDevices = SourceDevices(iio: source)
     }
 
     var devices: [DeviceDescription] {
@@ -85,6 +88,9 @@ final class ReplayServiceSource: ServiceSource {
 
     var pacing: Double? { settings.speed }
 
+    /// As `lodestone replay` finds them: from the device recorded in the log's header.
+    var calibrationDevices: SourceDevices { SourceDevices(log: reader.metadata) }
+
     var devices: [DeviceDescription] {
         [DeviceDescription(kind: "log", path: settings.path, name: reader.format.rawValue, rate: reader.metadata?.rate,
                            detail: reader.metadata?.source.map { "recorded from \($0)" })]
@@ -118,6 +124,7 @@ final class SimulatedServiceSource: ServiceSource {
     private var round: UInt64 = 1
     let label = "simulated"
     let pacing: Double? = 1
+    let calibrationDevices = SourceDevices()
 
     init(_ settings: ServiceConfiguration.Simulated) {
         self.settings = settings

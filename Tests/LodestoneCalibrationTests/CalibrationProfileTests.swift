@@ -17,7 +17,7 @@ import LodestoneSimulation
     }
 
     static func json(_ p: CalibrationProfile) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: p.jsonData()) as? [String: Any])
+        try #require(JSONSerialization.jsonObject(with: Data(p.jsonBytes())) as? [String: Any])
     }
 
     static func bytes(_ object: [String: Any]) throws -> Data {
@@ -39,13 +39,13 @@ import LodestoneSimulation
 
     @Test func roundTrip() throws {
         let p = try Self.sampleProfile()
-        let data = try p.jsonData()
+        let data = try p.jsonBytes()
         let back = try CalibrationProfile(json: data)
         #expect(back == p)
         #expect(back.magneticCalibration?.hardIron == p.parameters.offset)
         #expect(back.accelerometerCalibration == nil)
         // Stable output: encoding again gives the same bytes.
-        #expect(try back.jsonData() == data)
+        #expect(try back.jsonBytes() == data)
     }
 
     /// The documented layout (calibration/README.md).
@@ -102,12 +102,26 @@ import LodestoneSimulation
     }
 
     @Test func rejectsBrokenJSON() throws {
-        let full = try Self.sampleProfile().jsonData()
-        for broken in [Data(), full.prefix(full.count / 2), Data("[1, 2]".utf8), Data("{\"formatVersion\": NaN}".utf8)] {
-            #expect(throws: CalibrationProfileError.self) { try CalibrationProfile(json: Data(broken)) }
+        let full = try Self.sampleProfile().jsonBytes()
+        for broken in [[], Array(full.prefix(full.count / 2)), Array("[1, 2]".utf8), Array("{\"formatVersion\": NaN}".utf8)] {
+            #expect(throws: CalibrationProfileError.self) { try CalibrationProfile(json: broken) }
         }
-        #expect(throws: CalibrationProfileError.malformedJSON("the text is not valid JSON or is cut short")) {
-            try CalibrationProfile(json: Data(full.prefix(full.count / 2)))
+        #expect(throws: CalibrationProfileError.malformedJSON("the file is empty")) { try CalibrationProfile(json: [UInt8]()) }
+        // Cut short: the message says so, and on which line the text ends.
+        let cut = Array(full.prefix(full.count / 2))
+        let lastLine = cut.split(separator: 0x0A, omittingEmptySubsequences: false).count
+        do {
+            _ = try CalibrationProfile(json: cut)
+            Issue.record("half a profile was accepted")
+        } catch {
+            guard case .malformedJSON(let detail) = error else {
+                Issue.record("expected malformedJSON, got \(error)")
+                return
+            }
+            #expect(detail.hasPrefix("the text is not valid JSON or is cut short: line \(lastLine), column "), "\(detail)")
+        }
+        #expect(throws: CalibrationProfileError.wrongType(field: "(top level)", expected: "an object")) {
+            try CalibrationProfile(json: Array("[1, 2]".utf8))
         }
         #expect(throws: CalibrationProfileError.malformedJSON("it contains NaN or Infinity, which JSON cannot hold")) {
             try CalibrationProfile(json: Data("{\"formatVersion\": NaN}".utf8))
@@ -161,7 +175,7 @@ import LodestoneSimulation
         var p = try Self.sampleProfile()
         p.quality.residualRMS = .infinity
         #expect(throws: CalibrationProfileError.nonFinite(field: "quality.residualRMS")) { try p.validate() }
-        #expect(throws: CalibrationProfileError.nonFinite(field: "quality.residualRMS")) { try p.jsonData() }
+        #expect(throws: CalibrationProfileError.nonFinite(field: "quality.residualRMS")) { try p.jsonBytes() }
         p = try Self.sampleProfile()
         p.parameters.matrix[2, 1] = .nan
         #expect(throws: CalibrationProfileError.nonFinite(field: "parameters.matrix[2][1]")) { try p.validate() }

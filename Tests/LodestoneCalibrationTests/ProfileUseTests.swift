@@ -28,10 +28,10 @@ import LodestoneSimulation
     @Test func dipRoundTripsAndIsChecked() throws {
         var profile = try CalibrationProfileTests.sampleProfile()
         profile.quality.dip = -12.25
-        #expect(try CalibrationProfile(json: profile.jsonData()).quality.dip == -12.25)
+        #expect(try CalibrationProfile(json: profile.jsonBytes()).quality.dip == -12.25)
         profile.quality.dip = 95
         #expect(throws: CalibrationProfileError.invalidValue(field: "quality.dip", reason: "95 is outside -90–90")) {
-            try profile.jsonData()
+            try profile.jsonBytes()
         }
         profile.quality.dip = .nan
         #expect(throws: CalibrationProfileError.nonFinite(field: "quality.dip")) { try profile.validate() }

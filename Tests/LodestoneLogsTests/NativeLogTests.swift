@@ -80,6 +80,33 @@ import LodestoneSimulation
         }
     }
 
+    /// A metadata line that is JSON but not metadata: the error names the field and the line.
+    @Test func badMetadataFieldIsNamed() throws {
+        let path = dir.file("field.lslog", "# lodestone-log 1\n# {\"rate\":\"fast\",\"units\":{}}\ntime,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z\n")
+        do {
+            _ = try LogReader(path: path)
+            Issue.record("bad metadata was accepted")
+        } catch {
+            #expect(error.kind == .badMetadata)
+            #expect(error.line == 2)
+            #expect(error.message.contains("field rate must be a number, not a string"), "\(error.message)")
+        }
+        #expect(throws: LogMetadataError(description: "field units.time is missing")) {
+            try LogMetadata.decode(jsonLine: #"{"units":{}}"#)
+        }
+    }
+
+    /// The header line as earlier versions (Foundation's JSONEncoder) wrote it reads back,
+    /// and is written again byte for byte.
+    @Test func metadataLineOfEarlierVersionsRoundTrips() throws {
+        let line = #"{"device":{"accelerometer":{"deviceName":"lis3dh","scale":0.000598550415},"uri":"local:"},"note":"a \"quoted\" note","rate":100,"source":"iio:local:","start":"2026-11-30T04:00:00.000Z","units":{"acceleration":"m/s^2","angularRate":"rad/s","magneticField":"uT","time":"s"}}"#
+        let meta = try LogMetadata.decode(jsonLine: line)
+        #expect(meta.rate == 100)
+        #expect(meta.note == "a \"quoted\" note")
+        #expect(meta.device?["accelerometer"]?["scale"] == .number(0.000598550415))
+        #expect(meta.jsonLine() == line)
+    }
+
     @Test func plainCSVWriterOutputReadsBack() throws {
         let path = dir.path("plain.csv")
         let w = try LogWriter(path: path, metadata: nil, gyroscope: false)

@@ -1,5 +1,7 @@
 import Foundation
+import LodestoneCalibrationStore
 import LodestoneCore
+import LodestoneJSON
 import LodestoneTestSupport
 import Testing
 @testable import LodestoneService
@@ -27,7 +29,17 @@ import Testing
         #expect(c.nmea.listen == Endpoint(host: "127.0.0.1", port: 10110))
         #expect(c.nmea.rate == 2)
         #expect(c.socketPath == "/run/lodestone/lodestone.sock" && c.socketMode == 0o660)
-        #expect(c.calibrationPath == nil)
+        // No "calibration" key: the profiles made for the devices opened, as the CLI finds them.
+        #expect(c.calibration == .automatic)
+    }
+
+    @Test func calibrationTakesOneOrTwoProfilesOrNull() throws {
+        #expect(try apply(#"{"calibration":null}"#).calibration == CalibrationChoice.none)
+        #expect(try apply(#"{"calibration":["mag.json","/var/lib/lodestone/accel.json"]}"#).calibration
+                == .files(["/etc/lodestone/mag.json", "/var/lib/lodestone/accel.json"]))
+        for bad in [#"{"calibration":[]}"#, #"{"calibration":["a","b","c"]}"#, #"{"calibration":[1]}"#, #"{"calibration":true}"#] {
+            #expect(throws: ConfigurationError.self) { try apply(bad) }
+        }
     }
 
     @Test func everyKeyIsApplied() throws {
@@ -44,7 +56,7 @@ import Testing
         replay.speed = nil
         #expect(c.source == .replay(replay))
         #expect(c.forwardAxis == .minusX && !c.smoothing && c.fusion == .ecompass)
-        #expect(c.calibrationPath == "/etc/lodestone/mag.json")
+        #expect(c.calibration == .files(["/etc/lodestone/mag.json"]))
         #expect(c.headingFilter == 2.5)
         #expect(c.position == .fixed(latitude: -33.86, longitude: 151.21, height: 40))
         #expect(c.maxFixAge == 3 && c.model == .wmmhr && c.allowExtrapolation)

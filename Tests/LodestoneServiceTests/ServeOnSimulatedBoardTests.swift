@@ -85,6 +85,65 @@ struct ServeOnSimulatedBoardTests {
 }
 
 extension ServeOnSimulatedBoardTests {
+    /// Without --calibration, serve applies the profile in calibration/ (of its working
+    /// directory) named after the magnetometer it opened, as `watch` does: here
+    /// `lis3mdl-magnetometer.json`, as the simulated tree has no driver link and no label.
+    /// A profile there made for another device stops it (exit 1) with the reason; one that
+    /// appears later is picked up on SIGHUP.
+    @Test func profilesAreMatchedToTheOpenedDevicesAndReadAgainOnSighup() throws {
+        try #require(BoardNamespace.problem == nil, "namespace tests cannot run: \(BoardNamespace.problem ?? "")")
+        let hardIron = Vector3(25, -12, 30)
+        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude, hardIron: hardIron)
+        defer { board.remove() }
+        board.start()
+        let scratch = ScratchDirectory()
+        try FileManager.default.createDirectory(atPath: scratch.file("calibration"), withIntermediateDirectories: true)
+        func profile(name: String, offset: Vector3) -> String {
+            """
+            {"formatVersion":1,"sensor":"magnetometer","device":{"name":"\(name)","uri":"local:"},"created":"2026-11-01T00:00:00Z",
+             "parameters":{"unit":"uT","offset":[\(offset.x),\(offset.y),\(offset.z)],"matrix":[[1,0,0],[0,1,0],[0,0,1]]},
+             "quality":{"model":"full","grade":"good","fitErrorPercent":0.5,"residualRMS":0.2,"fittedMagnitude":48.3,
+                        "expectedMagnitude":48.3,"coveragePercent":90,"sampleCount":5000,"outlierCount":0}}
+            """
+        }
+        func serve(_ socket: String, name: String) throws -> ServiceProcess {
+            let program = ["sh", "-c", "cd \"$0\" && exec \"$@\"", scratch.path, Lodestone.executable, "serve", "--source", "iio",
+                           "--rate", "100", "--mode", "buffered", "--socket", socket, "--heading-filter", "0"]
+            return try ServiceProcess([], scratch: scratch, wrapper: board.namespaceCommand(backend: .local, program: program), name: name)
+        }
+        let profilePath = "calibration/lis3mdl-magnetometer.json"
+
+        scratch.write(profilePath, profile(name: "lsm303agr", offset: hardIron))
+        let refused = try serve(scratch.file("refused.sock"), name: "refused")
+        #expect(refused.waitExit(timeout: 20) == 1)
+        #expect(refused.stderr.contains("calibration: \(profilePath): field device.name is \"lsm303agr\", but the sensor is \"lis3mdl\": this profile belongs to another device"),
+                "\(refused.stderr)")
+
+        unlink(scratch.file(profilePath))
+        let socket = scratch.file("s.sock")
+        let service = try serve(socket, name: "serve")
+        guard ServiceProcess.waitForSocket(socket, timeout: 20), let pid = findProcess(containing: [socket]) else {
+            Issue.record("the service did not start: \(service.stderr)")
+            return
+        }
+        #expect(service.stderr.contains("no magnetometer calibration: \(profilePath) does not exist"), "\(service.stderr)")
+        let truth = Self.truthHeading(board)
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true};"# + "\n")
+        let raw = TestLogs.headings(c.collect(for: 1)).compactMap { $0.double("magneticHeading") }.suffix(10)
+        #expect(raw.count == 10 && raw.allSatisfy { abs(angleDifference(truth, $0)) > 10 }, "the hard iron should matter: \(raw) vs \(truth)")
+
+        scratch.write(profilePath, profile(name: "lis3mdl", offset: hardIron))
+        kill(pid, SIGHUP)
+        let corrected = c.read(until: { o in o.className == "HEADING" && abs(angleDifference(truth, o.double("magneticHeading") ?? .nan)) < 1.5 }, timeout: 5)
+        #expect(corrected != nil, "the matching profile was not applied after SIGHUP: \(service.stderr)")
+        let settled = TestLogs.headings(c.collect(for: 1)).compactMap { $0.double("magneticHeading") }.suffix(10)
+        #expect(settled.count == 10 && settled.allSatisfy { abs(angleDifference(truth, $0)) < 1.5 }, "\(settled) vs \(truth)")
+        #expect(service.stderr.contains("using the matching calibration \(profilePath) (magnetometer, full model, grade good"), "\(service.stderr)")
+        kill(pid, SIGTERM)
+        #expect(service.waitExit(timeout: 10) == 0)
+    }
+
     /// Opt-in (LODESTONE_SERVE_MEASURE=1, best with LODESTONE_EXECUTABLE set to a release
     /// build): the daemon's CPU over 10 s with 1 and 10 clients at headingFilter 0.
     func measureCPU(pid: Int32, socket: String) throws {

@@ -383,18 +383,66 @@ func nmeaChecksumOK(_ sentence: String) -> Bool {
     return b[1..<star].reduce(0, ^) == given
 }
 
-/// The calibration profile named in the config: applied, reloaded on SIGHUP, refused when bad.
+/// The calibration profiles named in the config or on the command line: applied (magnetometer
+/// and accelerometer), reloaded on SIGHUP, refused when bad. (Profiles found for IIO devices:
+/// ServeOnSimulatedBoardTests.)
 @Suite(.serialized) struct ServeCalibrationTests {
     let scratch = ScratchDirectory()
 
     func profile(offset: (Double, Double, Double), matrixDiagonal: Double = 1) -> String {
+        Self.magnetometerProfile(offset: offset, matrixDiagonal: matrixDiagonal, device: #"{"name":"test"}"#)
+    }
+
+    static func magnetometerProfile(offset: (Double, Double, Double), matrixDiagonal: Double = 1, device: String) -> String {
         """
-        {"formatVersion":1,"sensor":"magnetometer","device":{"name":"test"},"created":"2026-11-01T00:00:00Z",
+        {"formatVersion":1,"sensor":"magnetometer","device":\(device),"created":"2026-11-01T00:00:00Z",
          "parameters":{"unit":"uT","offset":[\(offset.0),\(offset.1),\(offset.2)],
                        "matrix":[[\(matrixDiagonal),0,0],[0,\(matrixDiagonal),0],[0,0,\(matrixDiagonal)]]},
          "quality":{"model":"full","grade":"good","fitErrorPercent":0.5,"residualRMS":0.2,"fittedMagnitude":44.7,
                     "expectedMagnitude":44.7,"coveragePercent":90,"sampleCount":5000,"outlierCount":0}}
         """
+    }
+
+    static func accelerometerProfile(bias: (Double, Double, Double), device: String = #"{"name":"test"}"#) -> String {
+        """
+        {"formatVersion":1,"sensor":"accelerometer","device":\(device),"created":"2026-11-01T00:00:00Z",
+         "parameters":{"unit":"m/s^2","offset":[\(bias.0),\(bias.1),\(bias.2)],"matrix":[[1,0,0],[0,1,0],[0,0,1]]},
+         "quality":{"model":"diagonal","grade":"good","fitErrorPercent":0.1,"residualRMS":0.01,"fittedMagnitude":9.81,
+                    "expectedMagnitude":9.80665,"coveragePercent":6,"sampleCount":6,"outlierCount":0}}
+        """
+    }
+
+    /// The settled magnetic heading `serve` gives for `log` with these flags.
+    func settledHeading(_ log: String, _ flags: [String], name: String) throws -> (heading: Double, stderr: String) {
+        let socket = scratch.file("\(name).sock")
+        let service = try ServiceProcess(["--source", "replay:\(log)", "--socket", socket, "--no-smoothing"] + flags, scratch: scratch, name: name)
+        try #require(ServiceProcess.waitForSocket(socket), "\(service.stderr)")
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true,"headingFilter":0};"# + "\n")
+        let headings = TestLogs.headings((0..<20).compactMap { _ in c.read(class: "HEADING") })
+        let last = try #require(headings.last?.double("magneticHeading"), "no heading: \(service.stderr)")
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+        return (last, service.stderr)
+    }
+
+    /// A board held at heading 60° whose accelerometer reads 1.5 m/s² too much on x (a roll
+    /// error of ~9°, which the dip turns into a heading error) and whose magnetometer has hard
+    /// iron: both profiles together give the true heading; each alone does not.
+    @Test func anAccelerometerProfileIsAppliedWithTheMagnetometerProfile() throws {
+        let log = scratch.file("biased.csv")
+        TestLogs.spin(log, start: 60, rate: 0, seconds: 600, hardIron: (15, -8, 5), accelerometerBias: (1.5, -0.4, 0.2))
+        let mag = scratch.write("mag.json", profile(offset: (15, -8, 5)))
+        let accel = scratch.write("accel.json", Self.accelerometerProfile(bias: (1.5, -0.4, 0.2)))
+        let both = try settledHeading(log, ["--calibration", "\(accel),\(mag)"], name: "both")
+        #expect(abs(angleDifference(60, both.heading)) < 0.01, "both profiles: \(both.heading)°; \(both.stderr)")
+        #expect(both.stderr.contains("using calibration \(accel) (accelerometer, diagonal model"), "\(both.stderr)")
+        #expect(both.stderr.contains("using calibration \(mag) (magnetometer, full model"), "\(both.stderr)")
+        let magOnly = try settledHeading(log, ["--calibration", mag], name: "mag")
+        #expect(abs(angleDifference(60, magOnly.heading)) > 3, "the accelerometer bias should matter: \(magOnly.heading)°")
+        let accelOnly = try settledHeading(log, ["--calibration", accel], name: "accel")
+        #expect(abs(angleDifference(60, accelOnly.heading)) > 3, "the hard iron should matter: \(accelOnly.heading)°")
+        print("measured serve with a biased accelerometer and hard iron at 60°: \(both.heading)° with both profiles, \(magOnly.heading)° with the magnetometer's only, \(accelOnly.heading)° with the accelerometer's only")
     }
 
     @Test func theProfileIsAppliedAndReadAgainOnSighup() throws {
@@ -462,11 +510,11 @@ func nmeaChecksumOK(_ sentence: String) -> Bool {
                                    scratch: scratch)
         #expect(p.waitExit() == 1)
         #expect(p.stderr.contains("calibration: \(scratch.file("broken.json")):"), "\(p.stderr)")
-        let accel = scratch.write("accel.json", profile(offset: (0, 0, 0)).replacingOccurrences(of: "\"magnetometer\"", with: "\"accelerometer\"")
-                                    .replacingOccurrences(of: "\"uT\"", with: "\"m/s^2\"").replacingOccurrences(of: "44.7", with: "9.8"))
-        let q = try ServiceProcess(["--source", "simulated", "--calibration", accel, "--socket", scratch.file("y.sock")], scratch: scratch, name: "accel")
+        let accel = scratch.write("accel.json", Self.accelerometerProfile(bias: (0, 0, 0)))
+        let q = try ServiceProcess(["--source", "simulated", "--calibration", "\(accel),\(accel)", "--socket", scratch.file("y.sock")],
+                                   scratch: scratch, name: "accel")
         #expect(q.waitExit() == 1)
-        #expect(q.stderr.contains("\(accel): field sensor is \"accelerometer\", but a magnetometer profile is needed here"), "\(q.stderr)")
+        #expect(q.stderr.contains("calibration: \(accel) and \(accel) are both accelerometer profiles; give one per sensor"), "\(q.stderr)")
         let missing = try ServiceProcess(["--source", "simulated", "--calibration", scratch.file("none.json"), "--socket", scratch.file("z.sock")],
                                          scratch: scratch, name: "missing")
         #expect(missing.waitExit() == 3 && missing.stderr.contains("none.json: cannot read the calibration profile"), "\(missing.stderr)")

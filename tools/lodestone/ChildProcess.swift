@@ -13,8 +13,8 @@ enum ChildProcess {
     }
 
     /// Starts `argv` (found on PATH) with default signal handling and an empty
-    /// signal mask; `stdout`, when given, becomes its standard output.
-    static func spawn(_ argv: [String], stdout: Int32? = nil) throws -> pid_t {
+    /// signal mask; `stdout` and `stderr`, when given, become its standard output and error.
+    static func spawn(_ argv: [String], stdout: Int32? = nil, stderr: Int32? = nil) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -30,6 +30,7 @@ enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
+        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
         var cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         var pid: pid_t = 0

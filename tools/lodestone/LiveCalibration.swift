@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LodestoneCalibration
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneIIO
 

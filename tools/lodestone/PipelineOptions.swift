@@ -1,4 +1,5 @@
 import LodestoneCalibration
+import LodestoneCalibrationStore
 import LodestoneCore
 
 /// The heading-pipeline options shared by `replay`, `watch` and `serve`.
@@ -34,7 +35,13 @@ struct PipelineOptions {
             }
             estimator.fusion = mode
         }
-        if let text = arguments.string("calibration") { calibration = try CalibrationChoice(argument: text) }
+        if let text = arguments.string("calibration") {
+            do {
+                calibration = try CalibrationChoice(argument: text)
+            } catch {
+                throw UsageError("--calibration \(error)")
+            }
+        }
     }
 
     /// Loads the calibration for a source made by `devices` (see
@@ -42,14 +49,17 @@ struct PipelineOptions {
     /// `estimator`, and returns the accelerometer correction to apply at the
     /// source (`CalibratedSource`), or nil. Says on stderr what it applied.
     mutating func loadCalibration(for devices: SourceDevices) throws -> AccelerometerCalibration? {
-        let loaded = try calibration.load(for: devices)
+        let loaded: CalibrationChoice.Selection
+        do {
+            loaded = try calibration.load(for: devices)
+        } catch let problem as CalibrationChoice.UsageProblem {
+            throw UsageError("--calibration: \(problem)")
+        }
         if let magnetometer = loaded.magnetometer {
             estimator.calibration = magnetometer.profile.magneticCalibration ?? .identity
             estimator.calibrationStatus = magnetometer.profile.calibrationStatus
         }
-        for p in [loaded.magnetometer, loaded.accelerometer].compactMap({ $0 }) {
-            Console.note("lodestone: \(p.automatic ? "using the matching" : "using") calibration \(p.path) (\(p.profile.summary))")
-        }
+        for note in loaded.notes { Console.note("lodestone: " + note) }
         return loaded.accelerometer?.profile.accelerometerCalibration
     }
 

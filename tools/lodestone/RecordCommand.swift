@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneIIO
 import LodestoneLogs

@@ -1,4 +1,5 @@
 import LodestoneCalibration
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneLogs
 

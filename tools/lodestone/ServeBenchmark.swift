@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LodestoneCore
 import LodestoneLogs
+import LodestoneSimulatedBoard
 import LodestoneSimulation
 import Synchronization
 
@@ -28,6 +29,16 @@ enum ServeBenchmark {
     }
 
     static func run(seconds: Double) throws {
+        try runReplay(seconds: seconds)
+        if let problem = SimulatedBoard.namespaceProblem(ip: false) {
+            print("serve on a simulated IIO board: skipped (\(problem))")
+        } else {
+            try runBoard(seconds: seconds)
+        }
+    }
+
+    /// The daemon replaying the generated log in a loop, paced in real time.
+    static func runReplay(seconds: Double) throws {
         let socket = "/tmp/lodestone-bench-\(getpid()).sock"
         let log = "/tmp/lodestone-bench-serve-\(getpid()).csv"
         try generate(log)
@@ -42,11 +53,56 @@ enum ServeBenchmark {
         guard waitForSocket(socket, seconds: 10) else {
             throw CommandFailure(.failure, "the benchmark daemon did not come up on \(socket)")
         }
+        print("serve: replaying a 100 Hz log with gyroscope (sway), paced in real time")
+        try measureDaemon(daemon, socket: socket, label: "serve", seconds: seconds)
+    }
+
+    /// The daemon reading a simulated LIS3MDL + LIS3DH board (buffered, 100 Hz) in a private
+    /// namespace, as on a real board; the board sways like the replayed log. Root only. The
+    /// board's feeder runs in this process and is not counted.
+    static func runBoard(seconds: Double) throws {
+        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: BoardAttitude(heading: 100, pitch: 10).quaternion)
+        board.start()
+        let sway = BoardSway(board: board)
+        sway.start()
+        defer {
+            sway.stop()
+            board.remove()
+        }
+        let socket = "/tmp/lodestone-bench-iio-\(getpid()).sock"
+        let exe = try ChildProcess.selfPath()
+        let program = [exe, "serve", "--source", "iio", "--mode", "buffered", "--rate", "100", "--socket", socket]
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(null) }
+        let outer = try ChildProcess.spawn(board.namespaceCommand(backend: .local, program: program), stdout: null, stderr: null)
+        var daemon: pid_t?
+        defer {
+            if let daemon { kill(daemon, SIGTERM) } else { kill(outer, SIGKILL) }
+            var status: Int32 = 0
+            waitpid(outer, &status, 0)
+            unlink(socket)
+        }
+        // The process `unshare --fork` starts, once it has become the daemon (lodestone execs lodestone-serve).
+        for _ in 0..<1000 where daemon == nil {
+            if let c = ChildProcess.firstChild(of: outer), let path = ChildProcess.executable(of: c),
+               path.hasSuffix("/lodestone-serve") || path == exe, waitForSocket(socket, seconds: 0.05) {
+                daemon = c
+            }
+            usleep(10_000)
+        }
+        guard let daemon else { throw CommandFailure(.failure, "lodestone serve did not come up on the simulated board") }
+        print("serve on a simulated IIO board: lis3mdl + lis3dh, --mode buffered --rate 100, swaying")
+        try measureDaemon(daemon, socket: socket, label: "serve iio", seconds: seconds)
+    }
+
+    /// Memory after start-up, CPU idle, then CPU, memory and latency with 1 and 10 clients at
+    /// headingFilter 0 and 1, then the time from ?WATCH to the first HEADING after a release.
+    static func measureDaemon(_ daemon: pid_t, socket: String, label name: String, seconds: Double) throws {
         let startup = memory(daemon)
-        print(BenchCommand.pad("serve: RSS after start-up (idle)") + BenchCommand.format(startup.rss / 1024, 2) + " MB")
+        print(BenchCommand.pad("\(name): RSS after start-up (idle)") + BenchCommand.format(startup.rss / 1024, 2) + " MB")
         usleep(1_000_000)
         let idle = measure(daemon, clients: [], seconds: min(seconds, 10))
-        print(BenchCommand.pad("serve: idle (no client), CPU") + BenchCommand.format(idle.cpuPercent, 3) + " % of one core")
+        print(BenchCommand.pad("\(name): idle (no client), CPU") + BenchCommand.format(idle.cpuPercent, 3) + " % of one core")
         for (count, filter) in [(1, 0.0), (10, 0.0), (1, 1.0), (10, 1.0)] {
             var clients: [BenchClient] = []
             for _ in 0..<count {
@@ -58,7 +114,7 @@ enum ServeBenchmark {
             usleep(2_000_000) // warm-up: sensors claimed, smoothing settled, buffers sized
             let w = measure(daemon, clients: clients, seconds: seconds)
             for c in clients { c.stop() }
-            let label = "serve: 100 Hz, \(count) client\(count == 1 ? "" : "s"), headingFilter \(BenchCommand.format(filter, 0))"
+            let label = "\(name): 100 Hz, \(count) client\(count == 1 ? "" : "s"), headingFilter \(BenchCommand.format(filter, 0))"
             let sorted = w.latencies.sorted()
             func q(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
             print(BenchCommand.pad(label) + "CPU " + BenchCommand.format(w.cpuPercent, 3) + " % of one core, RSS "
@@ -67,6 +123,7 @@ enum ServeBenchmark {
             print(BenchCommand.pad("") + "sample-to-client latency p50 " + BenchCommand.format(q(0.5) * 1e6, 0) + " µs, p99 "
                   + BenchCommand.format(q(0.99) * 1e6, 0) + " µs, max " + BenchCommand.format((sorted.last ?? .nan) * 1e6, 0)
                   + " µs (\(sorted.count) lines)")
+            fflush(nil)
             usleep(1_500_000) // the clients are gone: the sensors are released
         }
         var first: [Double] = []
@@ -80,9 +137,13 @@ enum ServeBenchmark {
         }
         first.sort()
         if !first.isEmpty {
-            print(BenchCommand.pad("serve: ?WATCH to first HEADING (released)") + "median " + BenchCommand.format(first[first.count / 2] * 1000, 2)
+            print(BenchCommand.pad("\(name): ?WATCH to first HEADING (released)") + "median " + BenchCommand.format(first[first.count / 2] * 1000, 2)
                   + " ms, max " + BenchCommand.format(first.last! * 1000, 2) + " ms (\(first.count) claims)")
         }
+        let end = memory(daemon)
+        print(BenchCommand.pad("\(name): RSS at the end") + BenchCommand.format(end.rss / 1024, 2) + " MB (peak "
+              + BenchCommand.format(end.hwm / 1024, 2) + " MB)")
+        fflush(nil)
     }
 
     /// Five minutes at 100 Hz of continuous sway with a gyroscope, at sensor resolution.
@@ -293,5 +354,47 @@ final class BenchClient: @unchecked Sendable {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}
+
+/// Turns a simulated board like the replayed log: heading 100° ± 60° over 10 s, pitch and roll ± 20°.
+private final class BoardSway: @unchecked Sendable {
+    // @unchecked: `board` is itself thread-safe (SimulatedBoard); the flag is atomic.
+    private let board: SimulatedBoard
+    private let running = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(true)
+
+    init(board: SimulatedBoard) { self.board = board }
+
+    func start() {
+        running.store(true, ordering: .relaxed)
+        finished.store(false, ordering: .relaxed)
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(self).toOpaque()
+        guard pthread_create(&thread, nil, { arg in
+            let sway = Unmanaged<BoardSway>.fromOpaque(arg!).takeRetainedValue()
+            sway.loop()
+            return nil
+        }, box) == 0 else {
+            Unmanaged<BoardSway>.fromOpaque(box).release()
+            finished.store(true, ordering: .relaxed)
+            return
+        }
+        pthread_detach(thread)
+    }
+
+    private func loop() {
+        let t0 = BenchCommand.now()
+        while running.load(ordering: .relaxed) {
+            let phase = 2 * Double.pi * (BenchCommand.now() - t0) / 10
+            board.setAttitude(BoardAttitude(heading: 100 + 60 * sin(phase), pitch: 10 + 20 * sin(phase * 0.7), roll: 20 * cos(phase * 1.3)).quaternion)
+            usleep(10_000)
+        }
+        finished.store(true, ordering: .releasing)
+    }
+
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        while !finished.load(ordering: .acquiring) { usleep(1000) }
     }
 }

@@ -1,3 +1,4 @@
+import LodestoneCalibrationStore
 import LodestoneIIO
 
 /// `lodestone watch`: the live heading stream from IIO sensors.

@@ -248,16 +248,18 @@ enum TestLogs {
     }
 
     /// A flat board turning at `rate` °/s from `start`, `seconds` long at `hz`; `hardIron`
-    /// (µT) is added to every magnetometer reading.
+    /// (µT) is added to every magnetometer reading, `accelerometerBias` (m/s²) to every
+    /// accelerometer reading.
     static func spin(_ path: String, start: Double = 0, rate: Double, seconds: Double, hz: Double = 100,
-                     hardIron: (Double, Double, Double) = (0, 0, 0)) {
+                     hardIron: (Double, Double, Double) = (0, 0, 0), accelerometerBias: (Double, Double, Double) = (0, 0, 0)) {
         var text = header + "\n"
         let n = Int(seconds * hz)
         text.reserveCapacity(n * 48)
         for i in 0...n {
             let t = Double(i) / hz
             let (x, y, z) = field(heading: start + rate * t)
-            text += "\(t),0,0,9.81,\(x + hardIron.0),\(y + hardIron.1),\(z + hardIron.2)\n"
+            let b = accelerometerBias
+            text += "\(t),\(b.0),\(b.1),\(9.81 + b.2),\(x + hardIron.0),\(y + hardIron.1),\(z + hardIron.2)\n"
         }
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }

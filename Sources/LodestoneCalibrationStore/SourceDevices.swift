@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 import LodestoneCalibration
 import LodestoneIIO
@@ -7,18 +9,18 @@ import LodestoneLogs
 
 /// Who made the samples: the identity of the magnetometer and of the
 /// accelerometer, for naming and matching calibration profiles.
-struct SourceDevices {
-    typealias Identity = CalibrationProfile.DeviceIdentity
+public struct SourceDevices: Hashable, Sendable {
+    public typealias Identity = CalibrationProfile.DeviceIdentity
 
-    var magnetometer: Identity?
-    var accelerometer: Identity?
+    public var magnetometer: Identity?
+    public var accelerometer: Identity?
 
-    init(magnetometer: Identity? = nil, accelerometer: Identity? = nil) {
+    public init(magnetometer: Identity? = nil, accelerometer: Identity? = nil) {
         self.magnetometer = magnetometer
         self.accelerometer = accelerometer
     }
 
-    func identity(of sensor: CalibrationProfile.SensorKind) -> Identity? {
+    public func identity(of sensor: CalibrationProfile.SensorKind) -> Identity? {
         sensor == .magnetometer ? magnetometer : accelerometer
     }
 
@@ -27,7 +29,7 @@ struct SourceDevices {
     /// `deviceName`, as `IIOSourceMetadata` encodes them, plus `uri`), and a
     /// flat identity (`driver`, `name`, `serial` or `label`, `uri`) that then
     /// stands for both sensors. Anything else (a simulation, a plain CSV) has no identity.
-    init(log metadata: LogMetadata?) {
+    public init(log metadata: LogMetadata?) {
         guard let device = metadata?.device else { return }
         let uri = device["uri"]?.stringValue
         func identity(_ object: JSONValue?) -> Identity? {
@@ -46,7 +48,7 @@ struct SourceDevices {
     /// From an open IIO source. The driver is read from sysfs for a local
     /// context (`…/iio:deviceN/../driver`); the label, when the device tree
     /// gives one, stands in for a serial number.
-    init(iio source: IIOSensorSource) {
+    public init(iio source: IIOSensorSource) {
         let metadata = source.metadata
         let listing = (try? IIODeviceCatalog.list(uri: metadata.uri)) ?? []
         func identity(_ info: IIOSensorInfo) -> Identity {

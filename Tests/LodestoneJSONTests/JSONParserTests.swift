@@ -1,6 +1,5 @@
-import LodestoneLogs
+@testable import LodestoneJSON
 import Testing
-@testable import LodestoneService
 
 @Suite struct JSONParserTests {
     @Test func parsesEveryKindOfValue() throws {

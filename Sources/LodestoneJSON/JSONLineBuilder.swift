@@ -1,9 +1,13 @@
-/// Builds JSON objects, one per line, into a reusable byte buffer, fast.
+/// The one JSON writer of the package: builds JSON into a reusable byte buffer, fast.
 ///
-/// Numbers are written with a fixed number of decimals (rounded half away
-/// from zero), which keeps output stable and avoids allocating a `String` per
-/// value; non-finite numbers become `null`. Bytes go straight into raw
-/// storage that grows when needed, so a line costs no allocation.
+/// Streams (NDJSON headings, the service's protocol lines) are built member by
+/// member, one object per line, with numbers written to a fixed number of
+/// decimals (rounded half away from zero), which keeps output stable and avoids
+/// allocating a `String` per value. Documents (calibration profiles, log
+/// metadata) are written whole from a ``JSONValue`` with ``append(_:pretty:)``,
+/// numbers in shortest round-trip form so that they read back bit-exact.
+/// Non-finite numbers become `null`. Bytes go straight into raw storage that
+/// grows when needed, so a line costs no allocation.
 public final class JSONLineBuilder {
     // Touched for every byte: dynamic exclusivity checks would dominate.
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
@@ -165,6 +169,8 @@ public final class JSONLineBuilder {
             case 0x0A: put("\\n")
             case 0x0D: put("\\r")
             case 0x09: put("\\t")
+            case 0x08: put("\\b")
+            case 0x0C: put("\\f")
             case 0..<0x20:
                 let hex: StaticString = "0123456789abcdef"
                 put("\\u00")
@@ -214,5 +220,73 @@ public final class JSONLineBuilder {
             UnsafeMutableRawPointer(storage + count).copyMemory(from: raw.baseAddress! + i, byteCount: length)
             count += length
         }
+    }
+
+    // MARK: Documents
+
+    /// Appends `value` as JSON text: object keys sorted by code point (stable
+    /// output for diffs), numbers in shortest round-trip form (``appendShortestNumber(_:)``).
+    /// Compact by default; `pretty` puts each member and element on its own line,
+    /// indented two spaces per level, as `"key" : value` (the layout of
+    /// Foundation's `JSONEncoder` with `.prettyPrinted`, which wrote the files before).
+    /// No newline is added at the end.
+    public func append(_ value: JSONValue, pretty: Bool = false) {
+        append(value, level: pretty ? 0 : nil)
+    }
+
+    private func append(_ value: JSONValue, level: Int?) {
+        switch value {
+        case .null: put("null")
+        case .bool(let b): put(b ? "true" : "false")
+        case .number(let n): appendShortestNumber(n)
+        case .string(let s): appendString(s)
+        case .array(let items):
+            put(0x5B)
+            for (i, item) in items.enumerated() {
+                separate(first: i == 0, level: level)
+                append(item, level: level.map { $0 + 1 })
+            }
+            close(0x5D, empty: items.isEmpty, level: level)
+        case .object(let members):
+            put(0x7B)
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (i, key) in keys.enumerated() {
+                separate(first: i == 0, level: level)
+                appendString(key)
+                if level != nil { put(" : ") } else { put(0x3A) }
+                append(members[key]!, level: level.map { $0 + 1 })
+            }
+            close(0x7D, empty: keys.isEmpty, level: level)
+        }
+    }
+
+    /// Before a member or element: a comma after the first, and when pretty a new, indented line.
+    private func separate(first: Bool, level: Int?) {
+        if !first { put(0x2C) }
+        guard let level else { return }
+        put(0x0A)
+        indent(level + 1)
+    }
+
+    private func close(_ bracket: UInt8, empty: Bool, level: Int?) {
+        if let level {
+            put(0x0A)
+            if empty { put(0x0A) }
+            indent(level)
+        }
+        put(bracket)
+    }
+
+    private func indent(_ level: Int) {
+        for _ in 0..<level { put("  ") }
+    }
+
+    /// Appends `value` in the shortest form that reads back as the same `Double`
+    /// (Swift's `description`), without a trailing `.0`: `83`, `0.1`, `1e-05`, `-0`.
+    public func appendShortestNumber(_ value: Double) {
+        guard value.isFinite else { return put("null") }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -1,4 +1,9 @@
-/// Free-form JSON, for device metadata whose shape depends on the source.
+/// A JSON value: what ``JSONParser`` reads and ``JSONLineBuilder`` writes.
+///
+/// Used as it is for free-form data (a log's device metadata, whose shape
+/// depends on the source), and as the intermediate form of documents with a
+/// schema (calibration profiles, log metadata, config files), which read
+/// their fields through ``JSONField`` so that an error names the field.
 public enum JSONValue: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
@@ -37,5 +42,37 @@ public enum JSONValue: Codable, Hashable, Sendable {
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
+    }
+
+    public var numberValue: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// A short name of the JSON type, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
     }
 }

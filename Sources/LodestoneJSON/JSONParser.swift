@@ -1,10 +1,8 @@
-import LodestoneLogs
-
-/// A strict RFC 8259 JSON parser for configuration files, client commands and
-/// gpsd reports.
+/// A strict RFC 8259 JSON parser: the one JSON reader of the package (config
+/// files, client commands, gpsd reports, calibration profiles, log metadata).
 ///
-/// The daemon keeps Foundation out (it would cost ~8 MB of resident memory),
-/// so it parses JSON itself. Errors say where (line and column) and what was
+/// The daemon keeps Foundation out, even FoundationEssentials (~2 MB of
+/// resident memory for the JSON coders alone), so the package parses JSON itself. Errors say where (line and column) and what was
 /// expected. Duplicate keys are refused: in a config file the second value
 /// would silently win. Nesting is limited so that hostile input cannot
 /// exhaust the stack.
@@ -233,40 +231,6 @@ public enum JSONParser {
                 throw failure("a string is not valid UTF-8", at: open)
             }
             return s
-        }
-    }
-}
-
-extension JSONValue {
-    public var numberValue: Double? {
-        if case .number(let n) = self { return n }
-        return nil
-    }
-
-    public var boolValue: Bool? {
-        if case .bool(let b) = self { return b }
-        return nil
-    }
-
-    public var objectValue: [String: JSONValue]? {
-        if case .object(let o) = self { return o }
-        return nil
-    }
-
-    public var arrayValue: [JSONValue]? {
-        if case .array(let a) = self { return a }
-        return nil
-    }
-
-    /// A short name of the JSON type, for error messages.
-    public var typeName: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
         }
     }
 }
