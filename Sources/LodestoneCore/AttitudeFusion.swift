@@ -295,6 +295,29 @@ public struct AttitudeFusion: Sendable {
         return carried.update(residual: residual, earth: residualE, allowance: allowance, dt: dt)
     }
 
+    /// The magnetometer calibration changed, moving calibrated readings by up to
+    /// `fieldChange` µT. A field carried with the board that was being removed
+    /// may have been the very offset the new calibration removes, so it is
+    /// forgotten (and learned again if it is still there). The heading the
+    /// compass indicates may jump by up to `fieldChange / H` (H: the horizontal
+    /// reference field), so that much is added to the heading's standard
+    /// deviation: otherwise the gate would reject the corrected compass as
+    /// contradicting the gyro, and the heading would stay wrong. The earth
+    /// field's strength and dip reference was measured through the old
+    /// calibration, so it is learned again from the next readings (as at the
+    /// start). Attitude and gyro bias are kept.
+    public mutating func calibrationChanged(fieldChange: Double) {
+        carried.reset()
+        offsetHeadingVariance = 0
+        rawFieldDisturbed = false
+        let norm = magnetic.referenceNorm ?? 50
+        let horizontal = norm * max(0.05, (1 - magnetic.referenceSinDip * magnetic.referenceSinDip).squareRoot())
+        magnetic.reset()
+        guard isInitialized, fieldChange > 0, fieldChange.isFinite else { return }
+        let jump = min(Double.pi, fieldChange / horizontal)
+        errors.angle[2, 2] += jump * jump
+    }
+
     /// Starts over: attitude, bias and field reference are forgotten.
     public mutating func reset() {
         self = AttitudeFusion(settings: settings)
