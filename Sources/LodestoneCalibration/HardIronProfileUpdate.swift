@@ -6,9 +6,12 @@ extension CalibrationProfile {
     ///
     /// The matrix, model, `expectedMagnitude`, `dip` and `created` stay: they
     /// are the original calibration's. The fit figures become the update's
-    /// (fit error, residual, fitted magnitude, coverage, samples, outliers), and
-    /// the grade is the lower of the original grade and the one those figures
-    /// earn: the profile is as good as its weaker part. `time` is an ISO 8601
+    /// (fit error, residual, fitted magnitude, coverage, samples, outliers). The
+    /// grade is the lower of the original grade and the one the update's fit
+    /// error earns: the profile is as good as its weaker part. The coverage the
+    /// grade table asks of a full fit (≥ 50 %, ≥ 75 %) does not apply to an
+    /// offset-only refit, whose coverage (≥ 40 %) and precision (≤ 0.5 % of the
+    /// field) the tracker checked by its own rules. `time` is an ISO 8601
     /// date-time (UTC).
     public func applying(_ update: HardIronUpdate, time: String) -> CalibrationProfile {
         var p = self
@@ -21,8 +24,8 @@ extension CalibrationProfile {
         p.quality.coveragePercent = fit.coveragePercent
         p.quality.sampleCount = fit.sampleCount
         p.quality.outlierCount = fit.outlierCount
-        p.quality.grade = min(quality.grade, CalibrationGrade(model: quality.model, fitErrorPercent: fit.fitErrorPercent,
-                                                              coveragePercent: fit.coveragePercent))
+        let byFitError = CalibrationGrade(model: quality.model, fitErrorPercent: fit.fitErrorPercent, coveragePercent: 100)
+        p.quality.grade = min(quality.grade, byFitError)
         p.quality.update = Update(method: Update.hardIronTracking, time: time, previousOffset: [old.x, old.y, old.z],
                                   previousFitErrorPercent: fit.previousFitErrorPercent)
         return p

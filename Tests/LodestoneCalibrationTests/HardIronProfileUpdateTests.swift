@@ -6,8 +6,8 @@ import Testing
 /// A profile updated by online hard-iron tracking: what changes, what stays,
 /// and the `quality.update` note in the file.
 @Suite struct HardIronProfileUpdateTests {
-    static func update(previous: Vector3, new: Vector3, matrix: Matrix3) -> HardIronUpdate {
-        let p = HardIronTracker.Proposal(offset: new, centre: matrix * new, radius: 49.5, fitErrorPercent: 0.9,
+    static func update(previous: Vector3, new: Vector3, matrix: Matrix3, fitErrorPercent: Double = 0.9) -> HardIronUpdate {
+        let p = HardIronTracker.Proposal(offset: new, centre: matrix * new, radius: 49.5, fitErrorPercent: fitErrorPercent,
                                          previousFitErrorPercent: 8.25, residualRMS: 0.45, outlierCount: 2, sampleCount: 700,
                                          coveragePercent: 62, uncertainty: 0.04, change: 9)
         return HardIronUpdate(time: 240, previous: MagneticCalibration(hardIron: previous, softIron: matrix),
@@ -30,9 +30,14 @@ import Testing
         #expect(updated.quality.coveragePercent == 62)
         #expect(updated.quality.sampleCount == 700)
         #expect(updated.quality.outlierCount == 2)
-        // 62 % coverage and 0.9 % fit error earn "acceptable", below the original "good".
+        // The fit error (0.9 %) keeps "good"; the refit's 62 % coverage is judged by the tracker's rules.
         #expect(original.quality.grade == .good)
-        #expect(updated.quality.grade == .acceptable)
+        #expect(updated.quality.grade == .good)
+        // A fit error above 2.5 % lowers it.
+        let rough = original.applying(Self.update(previous: original.parameters.offset, new: new,
+                                                  matrix: original.parameters.matrix, fitErrorPercent: 2.8),
+                                      time: "2026-12-01T10:00:00Z")
+        #expect(rough.quality.grade == .acceptable)
         let note = try #require(updated.quality.update)
         #expect(note.method == "hardIronTracking")
         #expect(note.time == "2026-12-01T10:00:00Z")
