@@ -15,6 +15,8 @@ struct PipelineOptions {
     var estimator = HeadingEstimator.Settings()
     var headingFilter = 1.0
     var calibration = CalibrationChoice.automatic
+    /// The magnetometer profile `loadCalibration` applied, and its file.
+    private(set) var magnetometerProfile: CalibrationChoice.Loaded?
 
     init(_ arguments: CommandLineArguments) throws(UsageError) {
         if let f = try arguments.double("heading-filter") {
@@ -43,6 +45,7 @@ struct PipelineOptions {
     /// source (`CalibratedSource`), or nil. Says on stderr what it applied.
     mutating func loadCalibration(for devices: SourceDevices) throws -> AccelerometerCalibration? {
         let loaded = try calibration.load(for: devices)
+        magnetometerProfile = loaded.magnetometer
         if let magnetometer = loaded.magnetometer {
             estimator.calibration = magnetometer.profile.magneticCalibration ?? .identity
             estimator.calibrationStatus = magnetometer.profile.calibrationStatus
@@ -55,5 +58,14 @@ struct PipelineOptions {
 
     func makePipeline() -> HeadingPipeline {
         HeadingPipeline(settings: estimator, headingFilter: headingFilter)
+    }
+
+    /// Hard-iron tracking from the loaded magnetometer profile (call after
+    /// `loadCalibration`) when `enabled` (`--auto-calibrate`); says on stderr what it follows.
+    func makeAutoCalibration(enabled: Bool) -> AutoCalibrationRun? {
+        guard enabled else { return nil }
+        let run = AutoCalibrationRun(profile: magnetometerProfile, calibration: estimator.calibration)
+        Console.note(run.startNote)
+        return run
     }
 }
