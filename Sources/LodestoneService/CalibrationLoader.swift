@@ -7,12 +7,16 @@ import LodestoneCore
 enum CalibrationLoader {
     /// The correction and its quality, for the estimator settings.
     static func load(_ path: String) throws(ServiceError) -> (MagneticCalibration, CalibrationStatus?) {
-        let profile: CalibrationProfile
+        let profile = try self.profile(path)
+        return (profile.magneticCalibration ?? .identity, profile.calibrationStatus)
+    }
+
+    /// The profile itself (online hard-iron tracking starts from it and rewrites it).
+    static func profile(_ path: String) throws(ServiceError) -> CalibrationProfile {
         do {
-            profile = try CalibrationProfileStore.load(path: path, sensor: .magnetometer)
+            return try CalibrationProfileStore.load(path: path, sensor: .magnetometer)
         } catch {
             throw ServiceError(error.isAccessProblem ? .inaccessible : .badInput, "calibration: \(error)")
         }
-        return (profile.magneticCalibration ?? .identity, profile.calibrationStatus)
     }
 }

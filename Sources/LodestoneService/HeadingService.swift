@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneCalibration
 import LodestoneCore
 
 /// `lodestone serve`: the heading daemon.
@@ -52,10 +53,12 @@ public final class HeadingService {
         self.configuration = configuration
         reloadConfiguration = reload
         self.log = log
-        let settings = try Self.estimatorSettings(configuration)
+        let (settings, autoCalibration) = try Self.pipelineSetup(configuration)
         let source = try ServiceSources.make(configuration.source, fusion: configuration.fusion)
         hub = Hub(HubState(release: release, settings: settings, headingFilter: configuration.headingFilter,
                            limits: configuration.limits, source: configuration.source))
+        hub.withLock { $0.autoCalibration = autoCalibration }
+        if let autoCalibration { log.info(autoCalibration.startNote) }
         loopWake = try WakePipe()
         runner = SampleRunner(hub: hub, loopWake: loopWake, source: source, fusion: configuration.fusion, log: log)
         signals = try SignalPipe()
@@ -72,12 +75,26 @@ public final class HeadingService {
     }
 
     static func estimatorSettings(_ c: ServiceConfiguration) throws(ServiceError) -> HeadingEstimator.Settings {
+        try pipelineSetup(c).settings
+    }
+
+    /// The estimator settings, with the calibration profile applied, and the
+    /// hard-iron tracking that starts from the same profile when `autoCalibrate` is on.
+    static func pipelineSetup(_ c: ServiceConfiguration) throws(ServiceError)
+        -> (settings: HeadingEstimator.Settings, autoCalibration: ServiceAutoCalibration?) {
         var s = HeadingEstimator.Settings(forwardAxis: c.forwardAxis, fusion: c.fusion)
         if !c.smoothing { s.smoothing = nil }
+        var profile: CalibrationProfile?
         if let path = c.calibrationPath {
-            (s.calibration, s.calibrationStatus) = try CalibrationLoader.load(path)
+            let p = try CalibrationLoader.profile(path)
+            s.calibration = p.magneticCalibration ?? .identity
+            s.calibrationStatus = p.calibrationStatus
+            profile = p
         }
-        return s
+        let auto = c.autoCalibrate
+            ? ServiceAutoCalibration(calibration: AutoCalibration(profile: profile, calibration: s.calibration), path: c.calibrationPath)
+            : nil
+        return (s, auto)
     }
 
     static func tracker(_ c: ServiceConfiguration) -> TrueNorthTracker {
@@ -164,6 +181,7 @@ public final class HeadingService {
                     }
                 case .wake:
                     loopWake.drain()
+                    saveCalibrationUpdates()
                 case .listener(let fd): accept(fd)
                 case .nmeaListener(let fd): nmea.accept(fd)
                 case .nmeaConsumer(let fd):
@@ -326,6 +344,26 @@ public final class HeadingService {
         }
     }
 
+    // MARK: Calibration updates
+
+    /// Saves the profiles that hard-iron tracking changed on the sample thread
+    /// (atomically, and only over the profile they started from) and tells
+    /// every watcher, on this thread: a slow disk never holds up the samples.
+    private func saveCalibrationUpdates() {
+        let pending = hub.withLock { $0.takeCalibrationUpdates() }
+        for p in pending {
+            let result = p.save()
+            let detail = p.adoption.update.detail + "; " + result.sentence
+            if result.isSaved || p.path == nil {
+                log.notice("calibration updated by hard-iron tracking: \(detail)")
+            } else {
+                log.warning("calibration updated by hard-iron tracking: \(detail)")
+            }
+            let event = ServiceEvent("calibrationUpdated", reason: "hardIronTracking", detail)
+            hub.withLock { $0.broadcast(event, wall: Clock.wall()) }
+        }
+    }
+
     // MARK: Reload and stop
 
     private func reload() {
@@ -337,10 +375,11 @@ public final class HeadingService {
         }
         let new: ServiceConfiguration
         let settings: HeadingEstimator.Settings
+        let autoCalibration: ServiceAutoCalibration?
         do {
             new = try reloadConfiguration()
             try new.validate()
-            settings = try Self.estimatorSettings(new)
+            (settings, autoCalibration) = try Self.pipelineSetup(new)
             try nmea.update(new.nmea)
             try updateListeners(new)
         } catch {
@@ -364,8 +403,10 @@ public final class HeadingService {
         }
         let sourceChanged = new.source != old.source || new.fusion != old.fusion
         let motion = Self.reportsMotion(new)
+        saveCalibrationUpdates()
         hub.withLock { s in
             s.setSettings(settings)
+            s.autoCalibration = autoCalibration
             s.defaultHeadingFilter = new.headingFilter
             s.limits = new.limits
             s.reportsMotion = motion
@@ -396,6 +437,7 @@ public final class HeadingService {
             reason = ServiceEvent("serviceStopping", reason: "failure", e.description)
             log.error(e.description)
         }
+        saveCalibrationUpdates()
         for l in listeners { closeListener(l) }
         listeners = []
         nmea.closeAll()

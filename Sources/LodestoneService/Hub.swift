@@ -64,6 +64,11 @@ final class HubState {
     var sourceGeneration = 0
     var sourceConfiguration: ServiceConfiguration.Source
 
+    /// Online hard-iron tracking (`autoCalibrate`), fed every sample's raw field.
+    var autoCalibration: ServiceAutoCalibration?
+    /// Updates it adopted, for the event loop to save and announce.
+    private var calibrationUpdates: [ServiceAutoCalibration.Pending] = []
+
     private(set) var latest: Heading?
     private(set) var latestWall = 0.0
     private(set) var latestMonotonic = -Double.infinity
@@ -129,6 +134,15 @@ final class HubState {
             start.expectedField = expectedField
             pipeline.estimator = HeadingEstimator(settings: start)
             needsStart = false
+        }
+        if autoCalibration != nil,
+           let adoption = autoCalibration!.calibration.add(sample.magneticField, time: sample.time, unixTime: wall) {
+            pipeline.replaceCalibration(adoption.calibration, status: adoption.status)
+            // Kept for the estimator made at the next claim of the sensors.
+            settings.calibration = adoption.calibration
+            settings.calibrationStatus = adoption.status
+            calibrationUpdates.append(.init(adoption: adoption, path: autoCalibration!.path))
+            outcome.wakeLoop = true
         }
         let step = pipeline.step(sample)
         if let events = step.events {
@@ -325,6 +339,12 @@ final class HubState {
     func latestHeading(now: Double, maximumAge: Double) -> Heading? {
         guard let h = latest, now - latestMonotonic <= maximumAge else { return nil }
         return h
+    }
+
+    /// Hands the adopted calibration updates to the event loop.
+    func takeCalibrationUpdates() -> [ServiceAutoCalibration.Pending] {
+        defer { calibrationUpdates.removeAll() }
+        return calibrationUpdates
     }
 
     /// Applies a new declination from the event loop.

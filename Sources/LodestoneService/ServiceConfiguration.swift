@@ -112,6 +112,9 @@ public struct ServiceConfiguration: Hashable, Sendable {
     public var fusion: FusionMode = .auto
     /// Magnetometer calibration profile (see `calibration/README.md`); nil for none.
     public var calibrationPath: String?
+    /// Online hard-iron tracking (`HardIronTracker`): follow a changed hard iron from
+    /// the readings of normal use and rewrite the profile file. Off by default.
+    public var autoCalibrate = false
     /// The headingFilter of a watcher that does not give one, degrees.
     public var headingFilter = 1.0
     public var position: Position = .none
