@@ -187,11 +187,7 @@ public struct HeadingEstimator: Sendable {
         // new(raw) = A·old(raw) + b with A = S'·S⁻¹, b = S'·(o − o')
         let a = calibration.softIron * inverse, b = calibration.softIron * (old.hardIron - calibration.hardIron)
         smoother.transformField { a * $0 + b }
-        // How far a reading of the usual strength can move: |b| + ‖A − I‖·|m|.
-        let strength = status?.fieldStrength ?? settings.calibrationStatus?.fieldStrength ?? 50
-        let d = a - .identity
-        let norm = (d.row0.squaredLength + d.row1.squaredLength + d.row2.squaredLength).squareRoot()
-        fusion.calibrationChanged(fieldChange: b.length + norm * strength)
+        fusion.calibrationChanged { a * $0 + b }
     }
 
     /// Events raised since the last call (calibration prompts, disturbances).
