@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LodestoneSimulation
 
 /// The profile write survives `kill -9` at any moment: the file is always the
 /// old complete profile or the new complete one.
@@ -44,7 +45,7 @@ import Testing
         try CommandRunner.run(["calibrate", "--from", oldLog, "-o", target]).expectSuccess()
         let old = try Data(contentsOf: URL(fileURLWithPath: target))
 
-        var rng = SplitMix(seed: 20261130)
+        var rng = RandomSource(seed: 20261130) // deterministic delays, so a failure can be replayed
         var killedMidWrite = 0, sawNew = 0, kills = 0
         for i in 0..<30 {
             // From process start to a little after its normal end.
@@ -74,19 +75,6 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.hasPrefix(".profile.json.tmp-") })
         _ = try run(arguments, killAfter: nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.contains(".tmp-") }.isEmpty)
-    }
-}
-
-/// Deterministic delays (SplitMix64), so a failure can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func uniform() -> Double {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
     }
 }
 

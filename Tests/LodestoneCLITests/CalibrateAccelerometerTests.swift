@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneCore
 import Testing
+import LodestoneSimulation
 
 /// `calibrate --sensor accelerometer`: offset and scales from still positions,
 /// then the profile applied by replay at the source.
@@ -23,7 +24,7 @@ import Testing
                    Vector3(1, 1, 1).normalized, Vector3(1, -1, 0.5).normalized, Vector3(-1, 0.3, -1).normalized]
         var lines = ["time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z"]
         var t = 0.0, k = 0
-        var noise = SplitMix(seed: 5)
+        var noise = RandomSource(seed: 5)
         func add(_ a: Vector3) {
             let n = Vector3(noise.uniform() - 0.5, noise.uniform() - 0.5, noise.uniform() - 0.5) * 0.04
             let raw = Self.distort(a) + n

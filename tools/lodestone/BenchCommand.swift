@@ -222,7 +222,7 @@ enum BenchCommand: Command {
     static func benchCalibration() throws {
         // A distorted magnetometer seen in random attitudes: hard iron, symmetric
         // soft iron, 0.5 µT noise (uniform attitudes from a fixed-seed generator).
-        var rng = SplitMix64(seed: 42)
+        var rng = RandomSource(seed: 42)
         let hardIron = Vector3(25, -12, 30)
         let softIron = Matrix3(1.08, 0.03, 0.01, 0.03, 0.94, 0.02, 0.01, 0.02, 1.0)
         let earth = Vector3(0, 20, -44)
@@ -349,25 +349,5 @@ enum BenchCommand: Command {
 
     static func percent(_ a: Int, _ b: Int) -> String {
         format(100 * Double(a) / Double(b), 1) + "%"
-    }
-}
-
-/// A small deterministic generator for benchmark inputs (SplitMix64).
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func uniform() -> Double {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
-
-    /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 }
