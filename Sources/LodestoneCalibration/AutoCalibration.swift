@@ -43,10 +43,4 @@ public struct AutoCalibration: Sendable {
         profile = profile.map { $0.applying(update, time: WallClockTime.iso8601(unixSeconds: unixTime, fractionDigits: 0)) }
         return Adoption(update: update, profile: profile, previousProfile: previous)
     }
-
-    /// Another profile is in use now (a reload): track from it.
-    public mutating func use(profile new: CalibrationProfile?, calibration: MagneticCalibration) {
-        profile = new
-        tracker.useCalibration(new?.magneticCalibration ?? calibration)
-    }
 }

@@ -183,15 +183,6 @@ public struct HardIronTracker: Sendable {
         return refit(time: time)
     }
 
-    /// The calibration in use changed for another reason (a reload): compare with
-    /// it from now on. Readings are kept (they are raw); proposals start again.
-    public mutating func useCalibration(_ new: MagneticCalibration) {
-        guard new != calibration else { return }
-        calibration = new
-        candidates = []
-        kept.rebin { new.apply($0) }
-    }
-
     private mutating func restart() {
         kept.removeAll()
         candidates = []

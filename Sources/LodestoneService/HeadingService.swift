@@ -74,10 +74,6 @@ public final class HeadingService {
         hub.withLock { $0.reportsMotion = Self.reportsMotion(configuration) }
     }
 
-    static func estimatorSettings(_ c: ServiceConfiguration) throws(ServiceError) -> HeadingEstimator.Settings {
-        try pipelineSetup(c).settings
-    }
-
     /// The estimator settings, with the calibration profile applied, and the
     /// hard-iron tracking that starts from the same profile when `autoCalibrate` is on.
     static func pipelineSetup(_ c: ServiceConfiguration) throws(ServiceError)
