@@ -87,10 +87,16 @@ public struct CalibrationProfile: Hashable, Sendable {
         /// the accelerometer's reading as up. Nil when it was not measured
         /// (no accelerometer, or an accelerometer profile).
         public var dip: Double?
+        /// How the offset was last changed after the profile was made (online
+        /// hard-iron tracking), if it was. The figures above then describe that
+        /// change's fit; `model`, `expectedMagnitude`, `dip`, the matrix and
+        /// `created` are the original calibration's. Nil for a profile as
+        /// `lodestone calibrate` made it. Older readers ignore the key.
+        public var update: Update?
 
         public init(model: CalibrationModel, grade: CalibrationGrade, fitErrorPercent: Double, residualRMS: Double,
                     fittedMagnitude: Double, expectedMagnitude: Double?, coveragePercent: Double, sampleCount: Int,
-                    outlierCount: Int, dip: Double? = nil) {
+                    outlierCount: Int, dip: Double? = nil, update: Update? = nil) {
             self.model = model
             self.grade = grade
             self.fitErrorPercent = fitErrorPercent
@@ -101,6 +107,28 @@ public struct CalibrationProfile: Hashable, Sendable {
             self.sampleCount = sampleCount
             self.outlierCount = outlierCount
             self.dip = dip
+            self.update = update
+        }
+    }
+
+    /// A note of how a profile's parameters were changed after it was made.
+    public struct Update: Hashable, Sendable {
+        /// What changed them: `hardIronTracking` (`HardIronTracker`).
+        public var method: String
+        /// When, ISO 8601 date-time in UTC.
+        public var time: String
+        /// The offset before the change, in the profile's unit.
+        public var previousOffset: [Double]
+        /// Fit error of that offset on the same readings as `fitErrorPercent`, percent.
+        public var previousFitErrorPercent: Double
+
+        public static let hardIronTracking = "hardIronTracking"
+
+        public init(method: String, time: String, previousOffset: [Double], previousFitErrorPercent: Double) {
+            self.method = method
+            self.time = time
+            self.previousOffset = previousOffset
+            self.previousFitErrorPercent = previousFitErrorPercent
         }
     }
 
@@ -192,6 +220,19 @@ public struct CalibrationProfile: Hashable, Sendable {
             guard sensor == .magnetometer else {
                 throw .invalidValue(field: "quality.dip", reason: "only a magnetometer profile has a dip")
             }
+        }
+        if let u = q.update {
+            guard !u.method.isEmpty else { throw .invalidValue(field: "quality.update.method", reason: "must not be empty") }
+            guard WallClockTime.isDateTimeWithZone(u.time) else {
+                throw .invalidValue(field: "quality.update.time", reason: "\"\(u.time)\" is not an ISO 8601 date-time such as 2026-11-30T04:00:00Z")
+            }
+            guard u.previousOffset.count == 3 else {
+                throw .invalidValue(field: "quality.update.previousOffset", reason: "needs 3 numbers [x, y, z], has \(u.previousOffset.count)")
+            }
+            for (i, v) in u.previousOffset.enumerated() where !v.isFinite {
+                throw .nonFinite(field: "quality.update.previousOffset[\(i)]")
+            }
+            try Self.check("quality.update.previousFitErrorPercent", u.previousFitErrorPercent, 0...Double.greatestFiniteMagnitude)
         }
         let plausible = sensor.plausibleMagnitude
         for (field, value) in [("quality.fittedMagnitude", q.fittedMagnitude), ("quality.expectedMagnitude", q.expectedMagnitude)] {

@@ -62,7 +62,8 @@ extension CalibrationProfile {
                              coveragePercent: try quality.member("coveragePercent").number(nonFiniteStrings: true),
                              sampleCount: try quality.member("sampleCount").integer(),
                              outlierCount: try quality.member("outlierCount").integer(),
-                             dip: try quality.member("dip").optionalNumber(nonFiniteStrings: true))
+                             dip: try quality.member("dip").optionalNumber(nonFiniteStrings: true),
+                             update: try Update(quality.member("update")))
         )
     }
 
@@ -95,6 +96,14 @@ extension CalibrationProfile {
         ]
         if let m = q.expectedMagnitude { fit["expectedMagnitude"] = .number(m) }
         if let dip = q.dip { fit["dip"] = .number(dip) }
+        if let u = q.update {
+            fit["update"] = .object([
+                "method": .string(u.method),
+                "time": .string(u.time),
+                "previousOffset": .array(u.previousOffset.map { .number($0) }),
+                "previousFitErrorPercent": .number(u.previousFitErrorPercent),
+            ])
+        }
         let m = parameters.matrix
         return .object([
             "formatVersion": .number(Double(formatVersion)),
@@ -128,6 +137,18 @@ extension CalibrationProfile.Parameters {
                   matrix: Matrix3(rows: Vector3(matrix[0][0], matrix[0][1], matrix[0][2]),
                                   Vector3(matrix[1][0], matrix[1][1], matrix[1][2]),
                                   Vector3(matrix[2][0], matrix[2][1], matrix[2][2])))
+    }
+}
+
+extension CalibrationProfile.Update {
+    /// Nil when the profile has no note (as `lodestone calibrate` made it).
+    fileprivate init?(_ field: JSONField) throws {
+        guard !field.isAbsent else { return nil }
+        _ = try field.object()
+        self.init(method: try field.member("method").string(),
+                  time: try field.member("time").string(),
+                  previousOffset: try field.member("previousOffset").array().map { f throws(JSONFieldError) in try f.number(nonFiniteStrings: true) },
+                  previousFitErrorPercent: try field.member("previousFitErrorPercent").number(nonFiniteStrings: true))
     }
 }
 

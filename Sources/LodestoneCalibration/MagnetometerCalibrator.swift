@@ -3,14 +3,11 @@ import LodestoneCore
 /// Live magnetometer calibration: add samples one at a time while the user
 /// turns the device, re-fit now and then, and show the progress.
 ///
-/// Memory stays bounded: samples are kept in buckets, one per coverage region
-/// (`EqualAreaSphere`), at most `samplesPerRegion` each (1,000 samples in all
-/// by default). A sample closer than `minimumSeparation` to one already kept
-/// in its region is skipped (a device lying still adds nothing new), and a
-/// full region drops its oldest sample, so the set stays spread over the
-/// sphere and follows a changed environment. Regions are taken around the
-/// latest fit's correction, or before the first fit around the middle of the
-/// per-axis minimum and maximum seen (once that range is wide enough).
+/// Memory stays bounded: samples are kept in a `RegionSampleSet`, at most
+/// `samplesPerRegion` in each of the 100 coverage regions (1,000 samples in
+/// all by default), thinned by `minimumSeparation`. Regions are taken around
+/// the latest fit's correction, or before the first fit around the middle of
+/// the per-axis minimum and maximum seen (once that range is wide enough).
 public struct MagnetometerCalibrator: Sendable {
     public struct Settings: Hashable, Sendable {
         public var samplesPerRegion: Int
@@ -25,11 +22,6 @@ public struct MagnetometerCalibrator: Sendable {
         }
     }
 
-    private struct Kept: Sendable {
-        var field: Vector3
-        var order: Int
-    }
-
     public let settings: Settings
     /// Total intensity from the geomagnetic model, when known (µT).
     public var expectedMagnitude: Double?
@@ -40,23 +32,20 @@ public struct MagnetometerCalibrator: Sendable {
     /// Why the last `refit` failed, or nil after a success.
     public private(set) var latestRejection: CalibrationRejection?
 
-    private var buckets: [[Kept]]
-    private var nextOrder = 0
+    private var kept: RegionSampleSet
     private var low = Vector3(.infinity, .infinity, .infinity)
     private var high = Vector3(-.infinity, -.infinity, -.infinity)
 
     public init(settings: Settings = Settings(), expectedMagnitude: Double? = nil) {
         self.settings = settings
         self.expectedMagnitude = expectedMagnitude
-        buckets = Array(repeating: [], count: EqualAreaSphere.regionCount)
+        kept = RegionSampleSet(samplesPerRegion: settings.samplesPerRegion, minimumSeparation: settings.minimumSeparation)
     }
 
     /// Samples currently kept, oldest first.
-    public var samples: [Vector3] {
-        buckets.flatMap { $0 }.sorted { $0.order < $1.order }.map(\.field)
-    }
+    public var samples: [Vector3] { kept.samples.map(\.field) }
 
-    public var keptCount: Int { buckets.reduce(0) { $0 + $1.count } }
+    public var keptCount: Int { kept.count }
 
     /// Per-axis span (µT) the readings must reach before the middle of their
     /// range is trusted as a rough centre: an Earth field turned by ~15°.
@@ -66,10 +55,15 @@ public struct MagnetometerCalibrator: Sendable {
     /// latest fit; else around the middle of the range seen once the device
     /// has turned; else the raw direction (a still device stays in one region).
     private func direction(_ field: Vector3) -> Vector3 {
-        if let fit = latestFit { return fit.apply(field) }
-        let span = high - low
-        guard max(span.x, span.y, span.z) >= Self.roughCentreSpan else { return field }
-        return field - (low + high) * 0.5
+        let d: Vector3
+        if let fit = latestFit {
+            d = fit.apply(field)
+        } else {
+            let span = high - low
+            guard max(span.x, span.y, span.z) >= Self.roughCentreSpan else { return field }
+            d = field - (low + high) * 0.5
+        }
+        return d.squaredLength > 0 ? d : field
     }
 
     /// Offers one raw field reading (µT). Returns true when it was kept.
@@ -80,23 +74,11 @@ public struct MagnetometerCalibrator: Sendable {
         offeredCount += 1
         low = Vector3(min(low.x, field.x), min(low.y, field.y), min(low.z, field.z))
         high = Vector3(max(high.x, field.x), max(high.y, field.y), max(high.z, field.z))
-        guard let region = EqualAreaSphere.region(of: direction(field)) ?? EqualAreaSphere.region(of: field) else {
-            return false
-        }
-        let limit = settings.minimumSeparation * settings.minimumSeparation
-        if buckets[region].contains(where: { ($0.field - field).squaredLength < limit }) { return false }
-        if buckets[region].count >= settings.samplesPerRegion { buckets[region].removeFirst() }
-        buckets[region].append(Kept(field: field, order: nextOrder))
-        nextOrder += 1
-        return true
+        return kept.add(field, direction: direction(field))
     }
 
     /// Coverage of the kept samples around the current centre.
-    public var coverage: SphereCoverage {
-        var c = SphereCoverage()
-        for bucket in buckets { for k in bucket { c.add(direction(k.field)) } }
-        return c
-    }
+    public var coverage: SphereCoverage { kept.coverage(direction) }
 
     /// Fits the kept samples, re-sorts them into regions around the new
     /// correction and reports. Costs about a quarter of a millisecond for
@@ -107,23 +89,11 @@ public struct MagnetometerCalibrator: Sendable {
             let fit = try CalibrationFitter(settings: settings.fit).fit(samples, expectedMagnitude: expectedMagnitude)
             latestFit = fit
             latestRejection = nil
-            rebin()
+            kept.rebin(direction)
         } catch {
             latestRejection = error
         }
         return progress
-    }
-
-    private mutating func rebin() {
-        let all = buckets.flatMap { $0 }.sorted { $0.order < $1.order }
-        buckets = Array(repeating: [], count: EqualAreaSphere.regionCount)
-        for k in all {
-            guard let region = EqualAreaSphere.region(of: direction(k.field)) ?? EqualAreaSphere.region(of: k.field) else {
-                continue
-            }
-            if buckets[region].count >= settings.samplesPerRegion { buckets[region].removeFirst() }
-            buckets[region].append(k)
-        }
     }
 
     /// The state now, without fitting again.

@@ -86,6 +86,16 @@ public struct AdaptiveSmoother: Sendable {
         pendingRate = 0
     }
 
+    /// Maps the smoothed field through `map` (an affine map: the change from one
+    /// magnetometer calibration to another). A low-pass of vectors commutes with
+    /// an affine map whose weights sum to one, so this is the state the filter
+    /// would have had with the new calibration, without starting again.
+    public mutating func transformField(_ map: (Vector3) -> Vector3) {
+        guard isInitialized else { return }
+        field = map(field)
+        isInitialized = directions()
+    }
+
     /// Feeds one sample taken `dt` seconds after the previous one.
     /// A non-positive `dt` leaves the state as it is.
     public mutating func update(gravity a: Vector3, field m: Vector3, dt: Double) {

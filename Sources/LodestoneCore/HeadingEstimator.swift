@@ -71,7 +71,7 @@ public struct HeadingEstimator: Sendable {
         }
     }
 
-    public let settings: Settings
+    public private(set) var settings: Settings
     public private(set) var smoother: AdaptiveSmoother
     public private(set) var accuracyEstimator: HeadingAccuracyEstimator
     public private(set) var monitor: MagneticEnvironmentMonitor
@@ -170,6 +170,24 @@ public struct HeadingEstimator: Sendable {
     /// The field the model expects here changed (new position or date).
     public mutating func setExpectedField(_ field: ExpectedField?) {
         monitor.setExpected(field)
+    }
+
+    /// Replaces the magnetometer calibration and its status without starting
+    /// again: attitude, gyro bias and smoothing carry on. The smoothed field is
+    /// mapped to the new calibration (see ``AdaptiveSmoother/transformField(_:)``),
+    /// the monitor compares with the new status, and gyro fusion forgets a field
+    /// carried with the board (it may have been the offset now corrected).
+    /// Used by online hard-iron tracking; a reload with other settings starts anew.
+    public mutating func replaceCalibration(_ calibration: MagneticCalibration, status: CalibrationStatus?) {
+        let old = settings.calibration
+        settings.calibration = calibration
+        settings.calibrationStatus = status
+        monitor.replaceCalibration(status)
+        guard calibration != old, let inverse = old.softIron.inverse else { return }
+        // new(raw) = A·old(raw) + b with A = S'·S⁻¹, b = S'·(o − o')
+        let a = calibration.softIron * inverse, b = calibration.softIron * (old.hardIron - calibration.hardIron)
+        smoother.transformField { a * $0 + b }
+        fusion.calibrationChanged { a * $0 + b }
     }
 
     /// Events raised since the last call (calibration prompts, disturbances).

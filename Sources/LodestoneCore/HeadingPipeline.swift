@@ -39,6 +39,12 @@ public struct HeadingPipeline: Sendable {
         estimator.setExpectedField(field)
     }
 
+    /// Replaces the magnetometer calibration in use without losing the
+    /// estimator's state (see ``HeadingEstimator/replaceCalibration(_:status:)``).
+    public mutating func replaceCalibration(_ calibration: MagneticCalibration, status: CalibrationStatus?) {
+        estimator.replaceCalibration(calibration, status: status)
+    }
+
     /// A full ``Heading`` for an estimate of the current state.
     public func complete(_ estimate: HeadingEstimate) -> Heading {
         let magnetic = estimate.magneticHeading

@@ -60,7 +60,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
 
     public let settings: Settings
     /// The profile in use (nil: never calibrated) and the model's field, when known.
-    public let calibration: CalibrationStatus?
+    public private(set) var calibration: CalibrationStatus?
     public private(set) var expected: ExpectedField? {
         didSet { expectedSinDip = (expected?.dip ?? calibration?.dip).map { sine(degrees: $0) } }
     }
@@ -93,6 +93,10 @@ public struct MagneticEnvironmentMonitor: Sendable {
     private var dipOffFor = 0.0
     private var lastPrompt = -Double.infinity
     private var armed: Set<CalibrationReason> = Set(CalibrationReason.allCases)
+    /// Set by ``replaceCalibration(_:)``: the averages restart from the next reading.
+    private var restartAverages = false
+    /// The learned dip reference restarts from the next still reading.
+    private var relearnDip = false
 
     public init(settings: Settings = Settings(), calibration: CalibrationStatus?, expected: ExpectedField? = nil,
                 wallClockStart: Double? = nil) {
@@ -107,6 +111,33 @@ public struct MagneticEnvironmentMonitor: Sendable {
     public mutating func setExpected(_ field: ExpectedField?) {
         expected = field
         if let dip = field?.dip { referenceSinDip = sine(degrees: dip) }
+    }
+
+    /// The calibration in use changed (online hard-iron tracking, a reload):
+    /// compare with `status` from now on. The short- and long-term averages,
+    /// made of readings corrected the old way, restart from the next reading;
+    /// a disturbance in progress ends by the usual rule once the field is back
+    /// near the reference, and prompts keep their once-per-interval limit.
+    public mutating func replaceCalibration(_ status: CalibrationStatus?) {
+        calibration = status
+        expectedSinDip = (expected?.dip ?? status?.dip).map { sine(degrees: $0) }
+        if let status { referenceStrength = status.fieldStrength }
+        if expected?.dip == nil, let dip = status?.dip {
+            referenceSinDip = sine(degrees: dip)
+            dipSamples = .infinity
+        }
+        restartAverages = started
+    }
+
+    /// A learned reference was learned through the old calibration: learn it
+    /// again from the next readings (a running mean at first, as at the start).
+    private mutating func restartLearning(strength b: Double) {
+        elapsed = 0
+        if calibration == nil { referenceStrength = b }
+        if dipSamples.isFinite {
+            dipSamples = 0
+            relearnDip = true
+        }
     }
 
     /// Hands over the events raised since the last call.
@@ -142,6 +173,21 @@ public struct MagneticEnvironmentMonitor: Sendable {
             return
         }
         guard dt > 0 else { return }
+        if restartAverages {
+            restartAverages = false
+            strength = b
+            longStrength = b
+            if still {
+                sinDip = s
+                longSinDip = s
+            }
+            dipIsValid = still
+            longDipValid = still
+            departingFor = 0
+            strengthOffFor = 0
+            dipOffFor = 0
+            restartLearning(strength: b)
+        }
         elapsed += dt
         // ~20 ms averages: a magnet swept past the board shows for well under 0.1 s,
         // and the 8 % tolerance is already ~5σ of single-sample noise (0.7 µT of 44 µT).
@@ -152,6 +198,10 @@ public struct MagneticEnvironmentMonitor: Sendable {
             dipIsValid = true
         } else {
             dipIsValid = false
+        }
+        if relearnDip, still {
+            referenceSinDip = sinDip
+            relearnDip = false
         }
         let slow = min(1, dt * (1.0 / 30))
         longStrength += (b - longStrength) * slow

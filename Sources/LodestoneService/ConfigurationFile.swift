@@ -40,7 +40,7 @@ extension ServiceConfiguration {
     /// Applies a parsed config object on top of `self`.
     public func applying(json: JSONValue, baseDirectory: String = ".") throws(ConfigurationError) -> ServiceConfiguration {
         var c = self
-        let root = try Keys(json, path: "", known: ["source", "forward", "smoothing", "fusion", "calibration", "headingFilter", "position",
+        let root = try Keys(json, path: "", known: ["source", "forward", "smoothing", "fusion", "calibration", "autoCalibrate", "headingFilter", "position",
                                                      "model", "allowExtrapolation", "socket", "socketMode", "listen", "nmea", "limits"])
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : baseDirectory + "/" + p }
 
@@ -116,6 +116,7 @@ extension ServiceConfiguration {
         case let other?:
             throw ConfigurationError(key: "calibration", "must be a string, an array of strings or null, not \(other.typeName)")
         }
+        if let v = try root.bool("autoCalibrate") { c.autoCalibrate = v }
         if let v = try root.number("headingFilter") { c.headingFilter = v }
         if let position = root["position"] {
             let p = try Keys(position, path: "position", known: ["lat", "lon", "altM", "gpsd", "maxFixAge"])

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneCalibration
 import LodestoneCore
 
 /// `lodestone serve`: the heading daemon.
@@ -65,8 +66,10 @@ public final class HeadingService {
             throw error
         }
         for note in calibration.notes { log.info(note) }
+        if configuration.autoCalibrate { log.info(calibration.autoCalibration.startNote) }
         hub = Hub(HubState(release: release, settings: settings, calibration: calibration, calibrationChoice: configuration.calibration,
-                           headingFilter: configuration.headingFilter, limits: configuration.limits, source: configuration.source))
+                           autoCalibrate: configuration.autoCalibrate, headingFilter: configuration.headingFilter,
+                           limits: configuration.limits, source: configuration.source))
         loopWake = try WakePipe()
         runner = SampleRunner(hub: hub, loopWake: loopWake, source: source, fusion: configuration.fusion, log: log)
         signals = try SignalPipe()
@@ -173,6 +176,7 @@ public final class HeadingService {
                     }
                 case .wake:
                     loopWake.drain()
+                    saveCalibrationUpdates()
                 case .listener(let fd): accept(fd)
                 case .nmeaListener(let fd): nmea.accept(fd)
                 case .nmeaConsumer(let fd):
@@ -335,11 +339,33 @@ public final class HeadingService {
         }
     }
 
+    // MARK: Calibration updates
+
+    /// Saves the profiles that hard-iron tracking changed on the sample thread
+    /// (atomically, and only over the profile they started from) and tells
+    /// every watcher, on this thread: a slow disk never holds up the samples.
+    private func saveCalibrationUpdates() {
+        let pending = hub.withLock { $0.takeCalibrationUpdates() }
+        for p in pending {
+            let result = p.save()
+            let detail = p.adoption.update.detail + "; " + result.sentence
+            if result.isSaved || p.path == nil {
+                log.notice("calibration updated by hard-iron tracking: \(detail)")
+            } else {
+                log.warning("calibration updated by hard-iron tracking: \(detail)")
+            }
+            let event = ServiceEvent("calibrationUpdated", reason: "hardIronTracking", detail)
+            hub.withLock { $0.broadcast(event, wall: Clock.wall()) }
+        }
+    }
+
     // MARK: Reload and stop
 
     private func reload() {
         notifier.notify("RELOADING=1")
         defer { notifier.notify("READY=1\nSTATUS=serving headings") }
+        // Updates from hard-iron tracking go to their files before the files are read again.
+        saveCalibrationUpdates()
         let old = configuration
         let new: ServiceConfiguration
         var calibration: ServiceCalibration?
@@ -376,6 +402,7 @@ public final class HeadingService {
         let motion = Self.reportsMotion(new)
         hub.withLock { s in
             s.setSettings(settings)
+            s.autoCalibrate = new.autoCalibrate
             if let calibration { s.setCalibration(calibration) }
             s.calibrationChoice = new.calibration
             s.defaultHeadingFilter = new.headingFilter
@@ -388,6 +415,7 @@ public final class HeadingService {
         }
         if sourceChanged { runner.wake.signal() }
         for note in calibration?.notes ?? [] { log.info(note) }
+        if let calibration, new.autoCalibrate { log.info(calibration.autoCalibration.startNote) }
         updateTrueNorth(now: Clock.monotonic())
         log.notice("SIGHUP: configuration and calibration reloaded" + (sourceChanged ? "; the source is reopened" : ""))
     }
@@ -409,6 +437,7 @@ public final class HeadingService {
             reason = ServiceEvent("serviceStopping", reason: "failure", e.description)
             log.error(e.description)
         }
+        saveCalibrationUpdates()
         for l in listeners { closeListener(l) }
         listeners = []
         nmea.closeAll()

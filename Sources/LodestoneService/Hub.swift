@@ -72,6 +72,15 @@ final class HubState {
     var sourceGeneration = 0
     var sourceConfiguration: ServiceConfiguration.Source
 
+    /// Online hard-iron tracking (`autoCalibrate`), fed every sample's raw field; it
+    /// starts again from each new ``calibration``.
+    private(set) var autoCalibration: ServiceAutoCalibration?
+    var autoCalibrate: Bool {
+        didSet { if autoCalibrate != oldValue { autoCalibration = autoCalibrate ? calibration.autoCalibration : nil } }
+    }
+    /// Updates it adopted, for the event loop to save and announce.
+    private var calibrationUpdates: [ServiceAutoCalibration.Pending] = []
+
     private(set) var latest: Heading?
     private(set) var latestWall = 0.0
     private(set) var latestMonotonic = -Double.infinity
@@ -82,11 +91,13 @@ final class HubState {
     private let replyLine = JSONLineBuilder(capacity: 4096)
 
     init(release: String, settings: HeadingEstimator.Settings, calibration: ServiceCalibration, calibrationChoice: CalibrationChoice,
-         headingFilter: Double, limits: ServiceConfiguration.Limits, source: ServiceConfiguration.Source) {
+         autoCalibrate: Bool, headingFilter: Double, limits: ServiceConfiguration.Limits, source: ServiceConfiguration.Source) {
         self.release = release
         self.settings = settings
         self.calibration = calibration
         self.calibrationChoice = calibrationChoice
+        self.autoCalibrate = autoCalibrate
+        autoCalibration = autoCalibrate ? calibration.autoCalibration : nil
         pipeline = HeadingPipeline(settings: settings, headingFilter: 0)
         defaultHeadingFilter = headingFilter
         self.limits = limits
@@ -140,6 +151,14 @@ final class HubState {
             start.expectedField = expectedField
             pipeline.estimator = HeadingEstimator(settings: start)
             needsStart = false
+        }
+        if autoCalibration != nil,
+           let adoption = autoCalibration!.calibration.add(sample.magneticField, time: sample.time, unixTime: wall) {
+            pipeline.replaceCalibration(adoption.calibration, status: adoption.status)
+            // Kept for the estimator made at the next claim of the sensors.
+            calibration.adopt(adoption)
+            calibrationUpdates.append(.init(adoption: adoption, path: autoCalibration!.path))
+            outcome.wakeLoop = true
         }
         var sample = sample
         if let a = calibration.accelerometer { sample.acceleration = a.apply(sample.acceleration) }
@@ -340,6 +359,12 @@ final class HubState {
         return h
     }
 
+    /// Hands the adopted calibration updates to the event loop.
+    func takeCalibrationUpdates() -> [ServiceAutoCalibration.Pending] {
+        defer { calibrationUpdates.removeAll() }
+        return calibrationUpdates
+    }
+
     /// Applies a new declination from the event loop.
     func setDeclination(_ d: Declination?) {
         pipeline.declination = d
@@ -354,6 +379,7 @@ final class HubState {
     /// New calibration profiles (reload): the smoothing starts again.
     func setCalibration(_ c: ServiceCalibration) {
         calibration = c
+        if autoCalibrate { autoCalibration = c.autoCalibration }
         needsStart = true
     }
 

@@ -181,15 +181,17 @@ final class SampleRunner: @unchecked Sendable {
         source.release()
         source = fresh
         let (label, devices, identities) = (fresh.label, fresh.devices, fresh.calibrationDevices)
-        hub.withLock {
+        let tracking = hub.withLock {
             $0.sourceLabel = label
             $0.devices = devices
             $0.calibrationDevices = identities
             $0.setCalibration(calibration)
             $0.sourceStatus = nil
             $0.sourceEnded = false
+            return $0.autoCalibrate
         }
         log.notice("source is now \(label)")
         for note in calibration.notes { log.info(note) }
+        if tracking { log.info(calibration.autoCalibration.startNote) }
     }
 }

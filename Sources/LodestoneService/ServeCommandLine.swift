@@ -67,6 +67,7 @@ public enum ServeCommandLine {
         .value("rate", "HZ", "IIO or simulated: sample rate (default 100)."),
         .value("board-rotation", "ROT", "IIO: device → body rotation, degrees about z (90) or a matrix 'a, b, c; d, e, f; g, h, i'."),
         .value("calibration", "FILE[,FILE]", "Calibration profile(s): a magnetometer's and/or an accelerometer's (see calibration/README.md). Default: the profiles in calibration/ made for the devices opened; 'none' applies none. Read again on SIGHUP."),
+        .flag("auto-calibrate", "Follow a changed hard iron from the readings of normal use (off by default): use the new offset, tell watchers (EVENT calibrationUpdated) and rewrite the profile file."),
         .value("heading-filter", "DEG", "headingFilter of watchers that give none (default 1; 0 = every sample)."),
         .value("forward", "AXIS", "Body axis whose heading is reported: +y (default), +x, -y, -x."),
         .flag("no-smoothing", "Report the per-sample heading without smoothing (compass mode)."),
@@ -246,6 +247,7 @@ public enum ServeCommandLine {
                 throw UsageFailure("--calibration \(error)")
             }
         }
+        if a.flag("auto-calibrate") { c.autoCalibrate = true }
         if let f = try a.double("heading-filter") {
             guard f >= 0 else { throw UsageFailure("--heading-filter must be ≥ 0 degrees, got \(f)") }
             c.headingFilter = f

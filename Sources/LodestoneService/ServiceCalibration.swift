@@ -10,6 +10,9 @@ import LodestoneCore
 struct ServiceCalibration: Sendable {
     var magnetometer: MagneticCalibration = .identity
     var status: CalibrationStatus?
+    /// The magnetometer's profile and its file, where online hard-iron tracking starts
+    /// and what it rewrites.
+    var magnetometerProfile: CalibrationChoice.Loaded?
     var accelerometer: AccelerometerCalibration?
     /// What was applied (one line per profile), or where none was found; for the log.
     var notes: [String] = []
@@ -25,9 +28,10 @@ struct ServiceCalibration: Sendable {
             throw ServiceError(.badInput, "calibration: \(error)")
         }
         var c = ServiceCalibration()
-        if let m = selection.magnetometer?.profile {
-            c.magnetometer = m.magneticCalibration ?? .identity
-            c.status = m.calibrationStatus
+        if let m = selection.magnetometer {
+            c.magnetometer = m.profile.magneticCalibration ?? .identity
+            c.status = m.profile.calibrationStatus
+            c.magnetometerProfile = m
         }
         c.accelerometer = selection.accelerometer?.profile.accelerometerCalibration
         c.notes = selection.notes
@@ -39,6 +43,19 @@ struct ServiceCalibration: Sendable {
             }
         }
         return c
+    }
+
+    /// Online hard-iron tracking that starts from this calibration.
+    var autoCalibration: ServiceAutoCalibration {
+        ServiceAutoCalibration(calibration: AutoCalibration(profile: magnetometerProfile?.profile, calibration: magnetometer),
+                               path: magnetometerProfile?.path)
+    }
+
+    /// A hard-iron update adopted while running: used from now on, and at the next claim.
+    mutating func adopt(_ adoption: AutoCalibration.Adoption) {
+        magnetometer = adoption.calibration
+        status = adoption.status
+        if let profile = adoption.profile, magnetometerProfile != nil { magnetometerProfile!.profile = profile }
     }
 
     /// Sets the magnetometer's correction and quality on estimator settings.

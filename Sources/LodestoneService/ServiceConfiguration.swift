@@ -115,6 +115,9 @@ public struct ServiceConfiguration: Hashable, Sendable {
     /// magnetometer's and the accelerometer's in `calibration/` (relative to the working
     /// directory) made for the devices the source opened, as the CLI does.
     public var calibration: CalibrationChoice = .automatic
+    /// Online hard-iron tracking (`HardIronTracker`): follow a changed hard iron from
+    /// the readings of normal use and rewrite the profile file. Off by default.
+    public var autoCalibrate = false
     /// The headingFilter of a watcher that does not give one, degrees.
     public var headingFilter = 1.0
     public var position: Position = .none

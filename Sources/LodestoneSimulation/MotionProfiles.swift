@@ -34,9 +34,10 @@ extension MotionProfile {
         MotionProfile([.spin(start: BoardAttitude(heading: 0, pitch: tilt), rate: rate, duration: duration)])
     }
 
-    /// Slow tumbling through many attitudes: the full-sphere motion a calibration needs.
-    public static func tumble(duration: Double = 60) -> MotionProfile {
+    /// Slow tumbling through many attitudes: the full-sphere motion a calibration
+    /// needs. The slowest swing takes `period` seconds (default a third of the duration).
+    public static func tumble(duration: Double = 60, period: Double? = nil) -> MotionProfile {
         MotionProfile([.sway(center: BoardAttitude(heading: 0), amplitude: BoardAttitude(heading: 180, pitch: 85, roll: 170),
-                             period: duration / 3, duration: duration)])
+                             period: period ?? duration / 3, duration: duration)])
     }
 }

@@ -14,6 +14,22 @@ public struct SyntheticRecording: SensorSource, Sendable {
     public let includesGyroscope: Bool
     /// Horizontal linear acceleration amplitude (m/s²) and frequency (Hz), added to the specific force.
     public var vibration: (amplitude: Double, frequency: Double)?
+    /// Fields carried with the board for a while (µT, body frame, added to the
+    /// magnetometer's reading): a magnet attached from `start` to `end`, or a
+    /// hard iron that changed at `start` for good (`end` infinite).
+    public var carriedFields: [CarriedField] = []
+
+    public struct CarriedField: Hashable, Sendable {
+        public var start: Double
+        public var end: Double
+        public var field: Vector3
+
+        public init(start: Double, end: Double = .infinity, field: Vector3) {
+            self.start = start
+            self.end = end
+            self.field = field
+        }
+    }
 
     private var random: RandomSource
     private var index = 0
@@ -50,7 +66,8 @@ public struct SyntheticRecording: SensorSource, Sendable {
         let (ax, ay, az) = random.gaussianVector(sigma: errors.accelerometerNoise)
         let acceleration = toBody.rotate(force) + Vector3(ax, ay, az)
         let (mx, my, mz) = random.gaussianVector(sigma: errors.magnetometerNoise)
-        let field = errors.softIron * toBody.rotate(environment.field) + errors.hardIron + Vector3(mx, my, mz)
+        var field = errors.softIron * toBody.rotate(environment.field) + errors.hardIron + Vector3(mx, my, mz)
+        for c in carriedFields where t >= c.start && t < c.end { field += c.field }
         var rate: Vector3?
         if includesGyroscope {
             let delta = (previousAttitude.map { $0.conjugate * q } ?? .identity).rotationVector * self.rate

@@ -94,6 +94,20 @@ struct SimulatedBoardTests {
         #expect(settled.count == 50 && worst <= 0.2, "\(settled.prefix(3)) vs \(truth)")
     }
 
+    /// `watch --auto-calibrate` on a board that holds still: the tracker runs beside
+    /// the stream (it says so) and changes nothing (one direction covers no sphere).
+    @Test func watchTakesAutoCalibrate() async throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
+        defer { board.remove() }
+        board.start()
+        let out = try await Lodestone.run(on: board, ["watch", "--calibration", "none", "--auto-calibrate", "--heading-filter", "0", "--count", "100"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("--auto-calibrate: no calibration profile in use; hard-iron updates will be kept in memory only"), "\(out.stderr)")
+        #expect(out.headings.count == 100)
+        #expect(!out.events.contains { $0["event"] as? String == "calibrationUpdated" })
+    }
+
     @Test func missingAccelerometerIsExplained() async throws {
         try requireNamespace()
         let board = try SimulatedBoard(layout: .hmc5883lMPU6050)

@@ -45,7 +45,7 @@ import Testing
     @Test func everyKeyIsApplied() throws {
         let c = try apply("""
             {"source":{"type":"replay","path":"logs/walk.lslog","loop":true,"speed":"max"},
-             "forward":"-x","smoothing":false,"fusion":"ecompass","calibration":"mag.json","headingFilter":2.5,
+             "forward":"-x","smoothing":false,"fusion":"ecompass","calibration":"mag.json","autoCalibrate":true,"headingFilter":2.5,
              "position":{"lat":-33.86,"lon":151.21,"altM":40,"maxFixAge":3},"model":"wmmhr","allowExtrapolation":true,
              "socket":"/tmp/l.sock","socketMode":"0600","listen":["127.0.0.1:2948","[::1]:2949"],
              "nmea":{"listen":":10111","serial":"/dev/ttyUSB0","baud":38400,"rate":5,"talker":"II"},
@@ -57,6 +57,9 @@ import Testing
         #expect(c.source == .replay(replay))
         #expect(c.forwardAxis == .minusX && !c.smoothing && c.fusion == .ecompass)
         #expect(c.calibration == .files(["/etc/lodestone/mag.json"]))
+        #expect(c.autoCalibrate)
+        #expect(!ServiceConfiguration().autoCalibrate, "hard-iron tracking must be off by default")
+        #expect(failure(#"{"autoCalibrate":"yes"}"#)?.description.contains("autoCalibrate") == true)
         #expect(c.headingFilter == 2.5)
         #expect(c.position == .fixed(latitude: -33.86, longitude: 151.21, height: 40))
         #expect(c.maxFixAge == 3 && c.model == .wmmhr && c.allowExtrapolation)

@@ -13,13 +13,17 @@ struct HeadingStream {
     /// Applied to each sample's acceleration first (a profile for this device).
     private let accelerometer: AccelerometerCalibration?
     private var trueNorth: TrueNorth?
+    /// Online hard-iron tracking (`--auto-calibrate`), fed the raw field before the pipeline.
+    private var autoCalibration: AutoCalibrationRun?
     /// Unix seconds of time 0, when known: adds `time` to each heading.
     private(set) var wallClockStart: Double?
 
-    init(pipeline: HeadingPipeline, position: PositionOptions, accelerometer: AccelerometerCalibration? = nil) {
+    init(pipeline: HeadingPipeline, position: PositionOptions, accelerometer: AccelerometerCalibration? = nil,
+         autoCalibration: AutoCalibrationRun? = nil) {
         self.pipeline = pipeline
         self.position = position
         self.accelerometer = accelerometer
+        self.autoCalibration = autoCalibration
     }
 
     /// Sets the wall clock of time 0 (nil when unknown); call before the first sample.
@@ -36,6 +40,11 @@ struct HeadingStream {
             for e in try trueNorth!.update(&pipeline, time: sample.time) {
                 json.appendEvent(e.name, reason: e.reason, detail: e.detail, timestamp: sample.time)
             }
+        }
+        if autoCalibration != nil {
+            // The log's wall clock when it has one (a replay stays reproducible), else now.
+            let unixTime = wallClockStart.map { $0 + sample.time } ?? WallClock.now()
+            autoCalibration!.process(sample.magneticField, time: sample.time, unixTime: unixTime, pipeline: &pipeline, json: json)
         }
         let heading = pipeline.process(sample)
         if pipeline.hasEvents {

@@ -16,6 +16,8 @@ struct PipelineOptions {
     var estimator = HeadingEstimator.Settings()
     var headingFilter = 1.0
     var calibration = CalibrationChoice.automatic
+    /// The magnetometer profile `loadCalibration` applied, and its file.
+    private(set) var magnetometerProfile: CalibrationChoice.Loaded?
 
     init(_ arguments: CommandLineArguments) throws(UsageError) {
         if let f = try arguments.double("heading-filter") {
@@ -55,6 +57,7 @@ struct PipelineOptions {
         } catch let problem as CalibrationChoice.UsageProblem {
             throw UsageError("--calibration: \(problem)")
         }
+        magnetometerProfile = loaded.magnetometer
         if let magnetometer = loaded.magnetometer {
             estimator.calibration = magnetometer.profile.magneticCalibration ?? .identity
             estimator.calibrationStatus = magnetometer.profile.calibrationStatus
@@ -65,5 +68,14 @@ struct PipelineOptions {
 
     func makePipeline() -> HeadingPipeline {
         HeadingPipeline(settings: estimator, headingFilter: headingFilter)
+    }
+
+    /// Hard-iron tracking from the loaded magnetometer profile (call after
+    /// `loadCalibration`) when `enabled` (`--auto-calibrate`); says on stderr what it follows.
+    func makeAutoCalibration(enabled: Bool) -> AutoCalibrationRun? {
+        guard enabled else { return nil }
+        let run = AutoCalibrationRun(profile: magnetometerProfile, calibration: estimator.calibration)
+        Console.note(run.startNote)
+        return run
     }
 }

@@ -26,9 +26,17 @@ enum ReplayCommand: Command {
         Without it, a native log recorded from a named device uses the profiles in
         calibration/ made for that device, if there are any; --calibration none
         replays raw readings.
+
+        --auto-calibrate follows a changed hard iron (off by default): every 30 s of log
+        time the last minute's readings are fitted with the profile's matrix kept; after
+        three fits in a row that cover ≥ 40 % of directions and fit ≥ 30 % better than the
+        offset in use, the new offset is used, a calibrationUpdated event says what
+        changed, and the profile file is rewritten atomically (kept in memory when no
+        file is in use). See README, "Online hard-iron tracking".
         """
     static let options: [CommandLineArguments.Option] = PipelineOptions.options + PositionOptions.options + [
         .flag("skip-bad-lines", "Skip malformed lines instead of stopping; report how many at the end."),
+        AutoCalibrationRun.option,
     ]
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
@@ -41,7 +49,8 @@ enum ReplayCommand: Command {
             Console.note("lodestone: replaying the bundled demo recording \(path) (a SIMULATED board, not a sensor; pass a FILE to replay your own)")
         }
         let accelerometer = try pipelineOptions.loadCalibration(for: SourceDevices(log: reader.metadata))
-        var stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer)
+        var stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer,
+                                   autoCalibration: pipelineOptions.makeAutoCalibration(enabled: arguments.flag("auto-calibrate")))
         stream.start(wallClockStart: reader.metadata?.startUnixSeconds)
         let output = OutputStream(fd: 1)
         let json = JSONLineBuilder()

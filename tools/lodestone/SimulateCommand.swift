@@ -21,9 +21,12 @@ enum SimulateCommand: Command {
         .value("rate", "HZ", "Sample rate (default 50)."),
         .value("tilt", "DEG", "Tilt of the holds and spin scenarios (default 0)."),
         .value("spin-rate", "DEG/S", "Yaw rate of the spin scenario (default 30)."),
+        .value("period", "S", "Period of the tumble's slowest swing (default: a third of the duration)."),
         .value("noise", "LEVEL", "none, or typical (default: 0.5 µT, 0.05 m/s², 0.005 rad/s)."),
         .value("hard-iron", "X,Y,Z", "Hard-iron offset to add, µT."),
         .value("soft-iron", "A,B,C,D,E,F,G,H,I", "Soft-iron distortion matrix, row-major."),
+        .value("hard-iron-step", "T,X,Y,Z", "From time T (s) on, the hard iron is X,Y,Z µT (a part magnetised, a battery swapped)."),
+        .value("magnet", "START,END,X,Y,Z", "A magnet carried with the board from START to END (s), adding X,Y,Z µT."),
         .value("field", "UT,DIP", "Field strength in µT and dip in degrees (default 50,65)."),
         .value("seed", "N", "Noise seed (default 1)."),
         .value("format", "FORMAT", "native (default) or csv."),
@@ -42,7 +45,7 @@ enum SimulateCommand: Command {
         case "demo": profile = .demo
         case "holds": profile = .holds(tilt: tilt)
         case "spin": profile = .spin(rate: try arguments.double("spin-rate") ?? 30, tilt: tilt, duration: duration)
-        case "tumble": profile = .tumble(duration: duration)
+        case "tumble": profile = .tumble(duration: duration, period: try arguments.double("period", in: 0.1...1e7))
         case let other: throw UsageError("unknown --scenario '\(other)'; use demo, holds, spin or tumble")
         }
         var errors: SensorErrorModel
@@ -65,6 +68,13 @@ enum SimulateCommand: Command {
         let gyro = arguments.flag("gyro"), truth = arguments.flag("truth")
         var recording = SyntheticRecording(profile: profile, rate: rate, environment: environment, errors: errors,
                                            includesGyroscope: gyro, seed: UInt64(seed))
+        if let v = try numbers(arguments, "hard-iron-step", count: 4) {
+            recording.carriedFields.append(.init(start: v[0], field: Vector3(v[1], v[2], v[3]) - errors.hardIron))
+        }
+        if let v = try numbers(arguments, "magnet", count: 5) {
+            guard v[1] > v[0] else { throw UsageError("--magnet: END must be after START, got \(v[0]) and \(v[1])") }
+            recording.carriedFields.append(.init(start: v[0], end: v[1], field: Vector3(v[2], v[3], v[4])))
+        }
         let metadata: LogMetadata?
         switch arguments.string("format") ?? "native" {
         case "native":

@@ -17,9 +17,12 @@ enum WatchCommand: Command {
         when a sensor is stuck or saturated (empty flags: all well again).
         Ctrl-C stops with exit code 130, SIGTERM with 0. A missing or forbidden
         device exits 3, a failing sensor 4; see 'lodestone devices'.
+        --auto-calibrate follows a changed hard iron as replay does: a calibrationUpdated
+        event, and the device's profile rewritten atomically.
         """
     static let options: [CommandLineArguments.Option] = SourceOptions.options + PipelineOptions.options + PositionOptions.options + [
         .value("count", "N", "Stop after N headings."),
+        AutoCalibrationRun.option,
     ]
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
@@ -35,7 +38,8 @@ enum WatchCommand: Command {
         defer { source.close() }
         let accelerometer = try pipelineOptions.loadCalibration(for: SourceDevices(iio: source))
         let live = LiveHeadings(headingLimit: count)
-        let stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer)
+        let stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer,
+                                   autoCalibration: pipelineOptions.makeAutoCalibration(enabled: arguments.flag("auto-calibrate")))
         return try live.run(source: source, stream: stream, stop: stop)
     }
 }
