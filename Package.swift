@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "LodestoneCore"),
         // Pure: synthetic sensors with known truth, for tests, demos and benchmarks.
         .target(name: "LodestoneSimulation", dependencies: ["LodestoneCore"]),
+        // Pure: the small command-line parser of `lodestone` and `lodestone-serve`.
+        .target(name: "LodestoneCommandLine"),
         // Pure: the one JSON reader (strict parser) and writer of the package; no Foundation.
         .target(name: "LodestoneJSON"),
         // Edge: reading and writing logs.
@@ -42,7 +44,7 @@ let package = Package(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO", "LodestoneSimulatedBoard",
-                           "LodestoneSteering", "LodestoneService"],
+                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.
@@ -58,7 +60,7 @@ let package = Package(
         .target(
             name: "LodestoneService",
             dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
-                           "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore"]
+                           "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine"]
         ),
         // The daemon alone, without the CLI's Foundation: `lodestone serve` execs it.
         .executableTarget(name: "lodestone-serve", dependencies: ["LodestoneService"], path: "tools/lodestone-serve"),
@@ -67,6 +69,7 @@ let package = Package(
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
         .testTarget(name: "LodestoneJSONTests", dependencies: ["LodestoneJSON"]),
+        .testTarget(name: "LodestoneCommandLineTests", dependencies: ["LodestoneCommandLine"]),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
@@ -89,7 +92,7 @@ let package = Package(
             name: "LodestoneCalibrationTests",
             dependencies: ["LodestoneCalibration", "LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]
         ),
-        .testTarget(name: "LodestoneCalibrationStoreTests", dependencies: ["LodestoneCalibrationStore", "LodestoneCalibration", "LodestoneCore"]),
+        .testTarget(name: "LodestoneCalibrationStoreTests", dependencies: ["LodestoneCalibrationStore", "LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneSimulation", "LodestoneTestSupport"]),
         // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
         .testTarget(

@@ -6,6 +6,7 @@ import Musl
 import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneLogs
+import LodestoneCommandLine
 
 /// Reads the JSON config file of `lodestone serve` (documented in the README,
 /// example in `tools/lodestone.example.json`).
@@ -209,8 +210,7 @@ struct Keys {
         self.path = path
         members = o
         for key in o.keys.sorted() where !known.contains(key) {
-            let close = known.min { Self.distance($0, key) < Self.distance($1, key) }
-            let hint = close.flatMap { Self.distance($0, key) <= max(2, key.count / 3) ? "; did you mean \($0)?" : nil } ?? ""
+            let hint = ClosestName.closest(to: key, among: known).map { "; did you mean \($0)?" } ?? ""
             throw ConfigurationError(key: name(key), "unknown key\(hint) (known: \(known.joined(separator: ", ")))")
         }
     }
@@ -253,22 +253,6 @@ struct Keys {
         guard let v = members[key] else { return nil }
         guard let b = v.boolValue else { throw ConfigurationError(key: name(key), "must be true or false, not \(v.typeName)") }
         return b
-    }
-
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...b.count {
-                let next = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = row[j]
-                row[j] = next
-            }
-        }
-        return row[b.count]
     }
 }
 

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneGeomagnetism
 
@@ -18,22 +19,6 @@ import LodestoneGeomagnetism
 public enum ServeCommandLine {
     /// The release reported in VERSION objects (kept equal to `lodestone --version`; tested).
     public static let release = "0.1.0"
-
-    public struct Option: Sendable {
-        public let name: String
-        public let short: Character?
-        /// Nil for a flag.
-        public let valueName: String?
-        public let help: String
-
-        static func value(_ name: String, _ valueName: String, _ help: String) -> Option {
-            Option(name: name, short: nil, valueName: valueName, help: help)
-        }
-
-        static func flag(_ name: String, short: Character? = nil, _ help: String) -> Option {
-            Option(name: name, short: short, valueName: nil, help: help)
-        }
-    }
 
     public static let summary = "Run the heading service: JSON lines over a socket, NMEA 0183, on demand."
     public static let usage = "serve [--config FILE] [options]"
@@ -54,7 +39,7 @@ public enum ServeCommandLine {
         under systemd); with NOTIFY_SOCKET set it speaks sd_notify (Type=notify).
         """
 
-    public static let options: [Option] = [
+    public static let options: [CommandLineOption] = [
         .value("config", "FILE", "JSON config file (flags override its values)."),
         .value("source", "SOURCE", "iio (default), replay:FILE or simulated."),
         .flag("loop", "Replay: start again at the end of the log."),
@@ -92,111 +77,34 @@ public enum ServeCommandLine {
         .flag("verbose", short: "v", "Log debug messages too."),
     ]
 
-    /// A mistake in the flags (exit code 2).
-    public struct UsageFailure: Error, CustomStringConvertible {
-        public let description: String
-        init(_ d: String) { description = d }
-    }
-
-    /// Parsed flags: `--opt value`, `--opt=value`, flags; a value is taken verbatim even
-    /// when it starts with `-` (`--lat -33.86`).
-    public struct Arguments: Sendable {
-        public private(set) var values: [String: String] = [:]
-        public private(set) var flags: Set<String> = []
-
-        public init(_ arguments: [String]) throws(UsageFailure) {
-            var i = 0
-            while i < arguments.count {
-                let arg = arguments[i]
-                i += 1
-                guard arg.hasPrefix("-"), arg != "-" else { throw UsageFailure("unexpected argument '\(arg)'") }
-                var name: String
-                var inline: String?
-                if arg.hasPrefix("--") {
-                    let body = arg.dropFirst(2)
-                    if let eq = body.firstIndex(of: "=") {
-                        name = String(body[..<eq])
-                        inline = String(body[body.index(after: eq)...])
-                    } else {
-                        name = String(body)
-                    }
-                } else {
-                    guard arg.count == 2, let o = options.first(where: { $0.short == arg.last }) else {
-                        throw UsageFailure("unknown option '\(arg)'")
-                    }
-                    name = o.name
-                }
-                guard let option = options.first(where: { $0.name == name }) else {
-                    let close = options.map(\.name).min { Keys.distance($0, name) < Keys.distance($1, name) }
-                    let hint = close.flatMap { Keys.distance($0, name) <= max(2, name.count / 3) ? "; did you mean --\($0)?" : nil } ?? ""
-                    throw UsageFailure("unknown option '--\(name)'\(hint)")
-                }
-                if option.valueName == nil {
-                    guard inline == nil else { throw UsageFailure("option --\(name) takes no value") }
-                    flags.insert(name)
-                } else if let inline {
-                    values[name] = inline
-                } else {
-                    guard i < arguments.count else { throw UsageFailure("option --\(name) needs a value (\(option.valueName!))") }
-                    values[name] = arguments[i]
-                    i += 1
-                }
-            }
-        }
-
-        public func string(_ name: String) -> String? { values[name] }
-        public func flag(_ name: String) -> Bool { flags.contains(name) }
-
-        func double(_ name: String, in range: ClosedRange<Double>? = nil) throws(UsageFailure) -> Double? {
-            guard let text = values[name] else { return nil }
-            guard let v = Double(text), v.isFinite else { throw UsageFailure("--\(name) needs a number, got '\(text)'") }
-            if let range, !range.contains(v) {
-                throw UsageFailure("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(v)")
-            }
-            return v
-        }
-
-        func integer(_ name: String, minimum: Int) throws(UsageFailure) -> Int? {
-            guard let text = values[name] else { return nil }
-            guard let v = Int(text), v >= minimum else { throw UsageFailure("--\(name) needs a whole number ≥ \(minimum), got '\(text)'") }
-            return v
-        }
-    }
-
     /// The help text, as `lodestone help serve` prints it.
     public static var helpText: String {
-        var text = "Usage: lodestone \(usage)\n\n\(summary)\n\n\(discussion)\n\nOptions:\n"
-        for o in options + [.flag("help", short: "h", "Show this help.")] {
-            let label = "  " + (o.short.map { "-\($0), " } ?? "    ") + "--\(o.name)" + (o.valueName.map { " \($0)" } ?? "")
-            text += label.count < 34 ? label + String(repeating: " ", count: 34 - label.count) + o.help + "\n"
-                : label + "\n" + String(repeating: " ", count: 34) + o.help + "\n"
-        }
-        return text
+        CommandHelp.text(usage: usage, summary: summary, discussion: discussion, options: options)
     }
 
     // MARK: Configuration
 
     /// Defaults, then the config file, then the flags; validated.
-    public static func configuration(_ a: Arguments) throws -> ServiceConfiguration {
+    public static func configuration(_ a: CommandLineArguments) throws -> ServiceConfiguration {
         var c = ServiceConfiguration()
         if let path = a.string("config") { c = try c.applying(file: path) }
         try applyFlags(a, to: &c)
         do {
             try c.validate()
         } catch {
-            throw UsageFailure("\(error)")
+            throw UsageError("\(error)")
         }
         return c
     }
 
-    static func endpoint(_ text: String, _ option: String, host: String, port: UInt16?) throws(UsageFailure) -> Endpoint {
+    static func endpoint(_ text: String, _ option: String, host: String, port: UInt16?) throws(UsageError) -> Endpoint {
         switch Endpoint.parse(text, defaultHost: host, defaultPort: port) {
         case .success(let e): return e
-        case .failure(let e): throw UsageFailure("--\(option): \(e.message)")
+        case .failure(let e): throw UsageError("--\(option): \(e.message)")
         }
     }
 
-    static func applyFlags(_ a: Arguments, to c: inout ServiceConfiguration) throws(UsageFailure) {
+    static func applyFlags(_ a: CommandLineArguments, to c: inout ServiceConfiguration) throws(UsageError) {
         let iioFlags = ["uri", "magn", "accel", "gyro", "mode", "board-rotation"]
         if let text = a.string("source") {
             if text == "iio" {
@@ -206,12 +114,12 @@ public enum ServeCommandLine {
             } else if text.hasPrefix("replay:"), text.count > 7 {
                 c.source = .replay(.init(path: String(text.dropFirst(7))))
             } else {
-                throw UsageFailure("--source must be iio, replay:FILE or simulated, not '\(text)'")
+                throw UsageError("--source must be iio, replay:FILE or simulated, not '\(text)'")
             }
         }
         switch c.source {
         case .iio(var s):
-            if a.flag("loop") || a.string("speed") != nil { throw UsageFailure("--loop and --speed apply to --source replay:FILE") }
+            if a.flag("loop") || a.string("speed") != nil { throw UsageError("--loop and --speed apply to --source replay:FILE") }
             if let v = a.string("uri") { s.uri = v }
             if let v = a.string("magn") { s.magnetometer = v }
             if let v = a.string("accel") { s.accelerometer = v }
@@ -222,21 +130,21 @@ public enum ServeCommandLine {
             c.source = .iio(s)
         case .replay(var r):
             if let f = iioFlags.first(where: { a.string($0) != nil }) ?? (a.string("rate") != nil ? "rate" : nil) {
-                throw UsageFailure("--\(f) does not apply to a replay (the log's timestamps set the pace; use --speed)")
+                throw UsageError("--\(f) does not apply to a replay (the log's timestamps set the pace; use --speed)")
             }
             if a.flag("loop") { r.loop = true }
             if let v = a.string("speed") {
                 if v == "max" {
                     r.speed = nil
                 } else {
-                    guard let x = Double(v), x.isFinite, x > 0 else { throw UsageFailure("--speed must be a number > 0 or max, got '\(v)'") }
+                    guard let x = Double(v), x.isFinite, x > 0 else { throw UsageError("--speed must be a number > 0 or max, got '\(v)'") }
                     r.speed = x
                 }
             }
             c.source = .replay(r)
         case .simulated(var s):
-            if let f = iioFlags.first(where: { a.string($0) != nil }) { throw UsageFailure("--\(f) applies to --source iio") }
-            if a.flag("loop") || a.string("speed") != nil { throw UsageFailure("--loop and --speed apply to --source replay:FILE") }
+            if let f = iioFlags.first(where: { a.string($0) != nil }) { throw UsageError("--\(f) applies to --source iio") }
+            if a.flag("loop") || a.string("speed") != nil { throw UsageError("--loop and --speed apply to --source replay:FILE") }
             if let v = try a.double("rate") { s.rate = v }
             c.source = .simulated(s)
         }
@@ -244,58 +152,58 @@ public enum ServeCommandLine {
             do {
                 c.calibration = try CalibrationChoice(argument: v)
             } catch {
-                throw UsageFailure("--calibration \(error)")
+                throw UsageError("--calibration \(error)")
             }
         }
         if a.flag("auto-calibrate") { c.autoCalibrate = true }
         if let f = try a.double("heading-filter") {
-            guard f >= 0 else { throw UsageFailure("--heading-filter must be ≥ 0 degrees, got \(f)") }
+            guard f >= 0 else { throw UsageError("--heading-filter must be ≥ 0 degrees, got \(f)") }
             c.headingFilter = f
         }
         if let text = a.string("forward") {
-            guard let axis = ForwardAxis(argument: text) else { throw UsageFailure("--forward must be one of +y, +x, -y, -x; got '\(text)'") }
+            guard let axis = ForwardAxis(argument: text) else { throw UsageError("--forward must be one of +y, +x, -y, -x; got '\(text)'") }
             c.forwardAxis = axis
         }
         if a.flag("no-smoothing") { c.smoothing = false }
         if let text = a.string("fusion") {
-            guard let mode = FusionMode(rawValue: text) else { throw UsageFailure("--fusion must be auto, ecompass or ahrs; got '\(text)'") }
+            guard let mode = FusionMode(rawValue: text) else { throw UsageError("--fusion must be auto, ecompass or ahrs; got '\(text)'") }
             c.fusion = mode
         }
         let lat = try a.double("lat", in: -90...90), lon = try a.double("lon", in: -180...360)
-        guard (lat == nil) == (lon == nil) else { throw UsageFailure("--lat and --lon go together") }
+        guard (lat == nil) == (lon == nil) else { throw UsageError("--lat and --lon go together") }
         if let lat, let lon {
-            guard a.string("gpsd") == nil else { throw UsageFailure("give --lat/--lon or --gpsd, not both") }
+            guard a.string("gpsd") == nil else { throw UsageError("give --lat/--lon or --gpsd, not both") }
             c.position = .fixed(latitude: lat, longitude: lon, height: try a.double("alt-m", in: -10_000...1e7) ?? 0)
         } else if a.string("alt-m") != nil {
-            throw UsageFailure("--alt-m goes with --lat and --lon")
+            throw UsageError("--alt-m goes with --lat and --lon")
         }
         if let text = a.string("gpsd") { c.position = .gpsd(try endpoint(text, "gpsd", host: "localhost", port: 2947)) }
         if let v = try a.double("max-fix-age") {
-            guard v > 0 else { throw UsageFailure("--max-fix-age must be > 0 seconds, got \(v)") }
+            guard v > 0 else { throw UsageError("--max-fix-age must be > 0 seconds, got \(v)") }
             c.maxFixAge = v
         }
         let date = a.string("date"), year = try a.double("year", in: 1900...2200)
-        guard date == nil || year == nil else { throw UsageFailure("give --date or --year, not both") }
+        guard date == nil || year == nil else { throw UsageError("give --date or --year, not both") }
         if let year { c.modelDate = DecimalYear.unixTime(fromDecimalYear: year) }
         if let date {
-            guard date.count == 10, let t = WallClockTime.parse(date) else { throw UsageFailure("--date must be YYYY-MM-DD, got '\(date)'") }
+            guard date.count == 10, let t = WallClockTime.parse(date) else { throw UsageError("--date must be YYYY-MM-DD, got '\(date)'") }
             c.modelDate = t
         }
         if let m = a.string("model") {
             switch m {
             case "wmm", "wmm2025": c.model = .wmm
             case "wmmhr", "wmmhr2025": c.model = .wmmhr
-            default: throw UsageFailure("--model must be wmm or wmmhr, got '\(m)'")
+            default: throw UsageError("--model must be wmm or wmmhr, got '\(m)'")
             }
         }
         if a.flag("allow-extrapolation") { c.allowExtrapolation = true }
         if let v = a.string("socket") { c.socketPath = v == "none" ? nil : v }
         if let v = a.string("socket-mode") {
-            guard let m = UInt32(v, radix: 8), m <= 0o777 else { throw UsageFailure("--socket-mode must be an octal mode such as 0660, got '\(v)'") }
+            guard let m = UInt32(v, radix: 8), m <= 0o777 else { throw UsageError("--socket-mode must be an octal mode such as 0660, got '\(v)'") }
             c.socketMode = m
         }
         if let v = a.string("listen") {
-            c.tcpListeners = try v.split(separator: ",").map { s throws(UsageFailure) in
+            c.tcpListeners = try v.split(separator: ",").map { s throws(UsageError) in
                 try endpoint(String(s), "listen", host: "127.0.0.1", port: nil)
             }
         }
@@ -319,12 +227,13 @@ public enum ServeCommandLine {
             print(helpText, terminator: "")
             return 0
         }
-        let parsed: Arguments
+        let parsed: CommandLineArguments
         let configuration: ServiceConfiguration
         do {
-            parsed = try Arguments(arguments)
+            parsed = try CommandLineArguments(arguments, options: options)
+            _ = try parsed.positionals(required: 0, "")
             configuration = try Self.configuration(parsed)
-        } catch let e as UsageFailure {
+        } catch let e as UsageError {
             log.error("serve: \(e)\nTry 'lodestone help serve'.")
             return 2
         } catch {

@@ -1,35 +1,13 @@
 import Foundation
+import LodestoneTestSupport
 import Testing
 import LodestoneSimulation
 
 /// The profile write survives `kill -9` at any moment: the file is always the
 /// old complete profile or the new complete one.
 @Suite struct AtomicProfileWriteTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
     typealias F = CalibrationFixtures
-
-    /// Runs `lodestone calibrate` with profile writes slowed down (16 bytes per
-    /// `LODESTONE_TEST_WRITE_PAUSE` seconds), killing it after `killAfter` seconds (nil: let it finish).
-    func run(_ arguments: [String], killAfter: Double?) throws -> (seconds: Double, killed: Bool) {
-        let p = Process()
-        p.executableURL = CommandRunner.executable
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.merging(["LODESTONE_TEST_WRITE_PAUSE": "0.004"]) { $1 }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        let start = Date()
-        try p.run()
-        var killed = false
-        if let killAfter {
-            while p.isRunning && Date().timeIntervalSince(start) < killAfter { usleep(500) }
-            if p.isRunning {
-                kill(p.processIdentifier, SIGKILL)
-                killed = true
-            }
-        }
-        p.waitUntilExit()
-        return (Date().timeIntervalSince(start), killed)
-    }
 
     @Test func aKillDuringTheWriteLeavesTheOldOrTheNewProfile() throws {
         let oldLog = scratch.path("old.lslog"), newLog = scratch.path("new.lslog")
@@ -39,9 +17,9 @@ import LodestoneSimulation
         let arguments = ["calibrate", "--from", newLog, "-o", target]
 
         // The new profile, written in full once, for reference.
-        _ = try run(arguments, killAfter: nil)
+        _ = try CommandRunner.runKilled(arguments, killAfter: nil)
         let newOffset = try F.profile(target)["parameters"].flatMap { ($0 as? [String: Any])?["offset"] as? [Double] }
-        let (duration, _) = try run(arguments, killAfter: nil)
+        let (duration, _) = try CommandRunner.runKilled(arguments, killAfter: nil)
         try CommandRunner.run(["calibrate", "--from", oldLog, "-o", target]).expectSuccess()
         let old = try Data(contentsOf: URL(fileURLWithPath: target))
 
@@ -50,7 +28,7 @@ import LodestoneSimulation
         for i in 0..<30 {
             // From process start to a little after its normal end.
             let delay = rng.uniform() * duration * 1.3
-            let (_, killed) = try run(arguments, killAfter: delay)
+            let (_, killed) = try CommandRunner.runKilled(arguments, killAfter: delay)
             kills += killed ? 1 : 0
             let now = try Data(contentsOf: URL(fileURLWithPath: target))
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".profile.json.tmp-") }
@@ -71,9 +49,9 @@ import LodestoneSimulation
         #expect(killedMidWrite >= 5)
         #expect(sawNew >= 1)
         // The next write cleans up what a killed writer left.
-        _ = try run(arguments, killAfter: duration * 0.6)
+        _ = try CommandRunner.runKilled(arguments, killAfter: duration * 0.6)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.hasPrefix(".profile.json.tmp-") })
-        _ = try run(arguments, killAfter: nil)
+        _ = try CommandRunner.runKilled(arguments, killAfter: nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.contains(".tmp-") }.isEmpty)
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import LodestoneCore
 import LodestoneSimulation
+import LodestoneTestSupport
 import Testing
 
 /// `replay --auto-calibrate`: online hard-iron tracking end to end, on
 /// simulated logs with a known hard iron and truth.
 @Suite struct AutoCalibrateTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
     typealias F = CalibrationFixtures
 
     static let oldHardIron = Vector3(20, -15, 35)   // F.hardIron: the profile is made for this
@@ -175,24 +176,7 @@ import Testing
         let log = changingLog(tumble: 250, step: 60)
         let arguments = ["replay", log, "--calibration", path, "--auto-calibrate"]
         func run(killAfter: Double?) throws -> (seconds: Double, killed: Bool) {
-            let p = Process()
-            p.executableURL = CommandRunner.executable
-            p.arguments = arguments
-            p.environment = ProcessInfo.processInfo.environment.merging(["LODESTONE_TEST_WRITE_PAUSE": "0.004"]) { $1 }
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            let start = Date()
-            try p.run()
-            var killed = false
-            if let killAfter {
-                while p.isRunning && Date().timeIntervalSince(start) < killAfter { usleep(500) }
-                if p.isRunning {
-                    kill(p.processIdentifier, SIGKILL)
-                    killed = true
-                }
-            }
-            p.waitUntilExit()
-            return (Date().timeIntervalSince(start), killed)
+            try CommandRunner.runKilled(arguments, killAfter: killAfter)
         }
         let (duration, _) = try run(killAfter: nil)
         // The note's time is the wall clock (a plain CSV has none): compare the offset, not the bytes.

@@ -1,12 +1,13 @@
 import Foundation
 import LodestoneCore
+import LodestoneTestSupport
 import Testing
 import LodestoneSimulation
 
 /// `calibrate --sensor accelerometer`: offset and scales from still positions,
 /// then the profile applied by replay at the source.
 @Suite struct CalibrateAccelerometerTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
     typealias F = CalibrationFixtures
 
     /// The accelerometer's distortion: raw = gain · a + bias.

@@ -2,11 +2,12 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import LodestoneTestSupport
 import Testing
 
 /// `lodestone calibrate` offline, end to end, and the profile it writes used by replay.
 @Suite struct CalibrateCommandTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
     typealias F = CalibrationFixtures
 
     /// Calibrate on a simulated tumble with known hard and soft iron, then replay

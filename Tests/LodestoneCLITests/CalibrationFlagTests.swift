@@ -1,10 +1,11 @@
 import Foundation
+import LodestoneTestSupport
 import Testing
 
 /// `--calibration` in replay/evaluate: every kind of bad profile is refused with
 /// the file and the field named, and no heading is printed from it.
 @Suite struct CalibrationFlagTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
     typealias F = CalibrationFixtures
 
     /// A valid profile (from a simulated tumble) and a log to replay.

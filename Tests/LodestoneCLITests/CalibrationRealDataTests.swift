@@ -7,7 +7,7 @@ import Testing
 /// data set's README states). Skipped with a message where the data are
 /// absent; a failure in CI (`CI=true`).
 @Suite struct CalibrationRealDataTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
     typealias F = CalibrationFixtures
 
     static let sunsidedMag = "hmc5883l-mpu6050-sunsided/full-sphere_hmc5883l.csv"

@@ -45,7 +45,12 @@ struct CommandRunner {
         try p.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
-        // Read both pipes concurrently so a chatty child never blocks.
+        return collect(p, out: out, err: err)
+    }
+
+    /// Reads a started process's two pipes to the end (both at once, so a chatty
+    /// child never blocks) and waits for it.
+    static func collect(_ p: Process, out: Pipe, err: Pipe) -> Result {
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
         group.enter()
@@ -59,24 +64,28 @@ struct CommandRunner {
         return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
-}
 
-/// A fresh temporary directory, removed when dropped.
-final class Scratch {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("lodestone-cli-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    /// Runs `lodestone ARGS` with file writes slowed down (16 bytes per
+    /// `LODESTONE_TEST_WRITE_PAUSE` seconds) and sends it SIGKILL after `killAfter`
+    /// seconds (nil: lets it finish). Returns how long it ran and whether it was killed.
+    static func runKilled(_ arguments: [String], writePause: Double = 0.004, killAfter: Double?) throws -> (seconds: Double, killed: Bool) {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(["LODESTONE_TEST_WRITE_PAUSE": "\(writePause)"]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        let start = Date()
+        try p.run()
+        var killed = false
+        if let killAfter {
+            while p.isRunning && Date().timeIntervalSince(start) < killAfter { usleep(500) }
+            if p.isRunning {
+                kill(p.processIdentifier, SIGKILL)
+                killed = true
+            }
+        }
+        p.waitUntilExit()
+        return (Date().timeIntervalSince(start), killed)
     }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func file(_ name: String, _ contents: String) -> String {
-        let path = url.appendingPathComponent(name).path
-        _ = FileManager.default.createFile(atPath: path, contents: Data(contents.utf8))
-        return path
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }

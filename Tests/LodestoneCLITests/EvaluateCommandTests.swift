@@ -1,8 +1,9 @@
 import Foundation
+import LodestoneTestSupport
 import Testing
 
 @Suite struct EvaluateCommandTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
 
     @Test func simulatedHoldsScoreNearZeroAndATruthOffsetShowsUp() throws {
         let log = scratch.path("holds.csv")

@@ -1,8 +1,9 @@
 import Foundation
+import LodestoneTestSupport
 import Testing
 
 @Suite struct FieldCommandTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
 
     @Test func batchReproducesNOAATestValues() throws {
         // Rows 1 and 12 of NOAA's WMM2025 test values (WMM2025_TEST_VALUES.txt), as facts.
@@ -55,7 +56,7 @@ import Testing
 }
 
 @Suite struct TrueHeadingReplayTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
     let header = "time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z"
 
     @Test func trueHeadingIsMagneticPlusDeclination() throws {

@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized, .enabled(if: namespaceProblem == nil || SharedData.isInCI, "skipped: \(namespaceProblem ?? "")"))
 struct LiveCalibrationTests {
     static var problem: String? { namespaceProblem }
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
 
     /// Runs `lodestone ARGS` inside the board's namespace while `turn` moves the board.
     /// With `interruptAfter`, SIGINT goes to `lodestone` after that many seconds: it
@@ -43,19 +43,9 @@ struct LiveCalibrationTests {
             }
             interrupter.start()
         }
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        p.waitUntilExit()
+        let result = CommandRunner.collect(p, out: out, err: err)
         done.value = true
-        return CommandRunner.Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                                    stderr: String(decoding: errData, as: UTF8.self))
+        return result
     }
 
     /// A board with hard and soft iron, tumbled by the test: calibrate stops by

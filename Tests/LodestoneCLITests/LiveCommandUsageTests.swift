@@ -1,10 +1,11 @@
 import Foundation
+import LodestoneTestSupport
 import Testing
 
 /// `watch`, `record`, `devices` and `simulated-board` reject bad calls before touching
 /// any sensor (the runs on simulated boards are in LodestoneIIOTests).
 @Suite struct LiveCommandUsageTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
 
     @Test func badSourceOptionsAreUsageErrors() throws {
         let cases: [([String], String)] = [

@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneTestSupport
 import Testing
 
 private let header = "time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z"
@@ -6,7 +7,7 @@ private let header = "time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z"
 private let north = "0,0,9.81,0,20,-40"
 
 @Suite struct ReplayCommandTests {
-    let scratch = Scratch()
+    let scratch = TemporaryDirectory()
 
     @Test func printsOneJSONObjectPerDeliveredHeadingWithCLHeadingKeys() throws {
         let path = scratch.file("a.csv", "\(header)\n0,\(north)\n0.5,\(north)\n")

@@ -1,24 +1,12 @@
 import Foundation
+import LodestoneTestSupport
 import Testing
 @testable import LodestoneCalibrationStore
-
-/// A fresh directory per test, removed afterwards.
-final class TemporaryDirectory {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "lodestone-store-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func contents() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
-    func read(_ name: String) -> String? { try? String(contentsOfFile: path + "/" + name, encoding: .utf8) }
-}
 
 @Suite struct AtomicFileTests {
     @Test func writesAndReplacesLeavingNoTemporaryFile() throws {
         let dir = TemporaryDirectory()
-        let target = dir.path + "/profile.json"
+        let target = dir.path("profile.json")
         try AtomicFile.write(Array("first\n".utf8), to: target)
         #expect(dir.read("profile.json") == "first\n")
         try AtomicFile.write(Array("second, longer\n".utf8), to: target, options: .init(chunkSize: 3))
@@ -37,7 +25,7 @@ final class TemporaryDirectory {
 
     @Test func failuresNameTheFileAndLeaveTheOldOneAlone() throws {
         let dir = TemporaryDirectory()
-        let missing = dir.path + "/no-such-dir/p.json"
+        let missing = dir.path("no-such-dir/p.json")
         #expect {
             try AtomicFile.write([1, 2, 3], to: missing)
         } throws: { error in
@@ -45,7 +33,7 @@ final class TemporaryDirectory {
             return e?.code == ENOENT && e!.description.contains(missing) && e!.description.contains("create the directory")
         }
         // The target is a directory: rename fails, the directory and its content survive.
-        let target = dir.path + "/taken"
+        let target = dir.path("taken")
         try FileManager.default.createDirectory(atPath: target + "/inside", withIntermediateDirectories: true)
         #expect(throws: AtomicFileError.self) { try AtomicFile.write([1], to: target) }
         #expect(FileManager.default.fileExists(atPath: target + "/inside"))
@@ -55,12 +43,12 @@ final class TemporaryDirectory {
     @Test func temporariesOfDeadProcessesAreRemovedOthersKept() throws {
         let dir = TemporaryDirectory()
         // A PID that cannot be running: above the kernel's pid_max.
-        let dead = dir.path + "/.p.json.tmp-99999999"
+        let dead = dir.path(".p.json.tmp-99999999")
         // PID 1 always runs; its temporary is not ours to remove.
-        let alive = dir.path + "/.p.json.tmp-1"
-        let otherTarget = dir.path + "/.q.json.tmp-99999999"
+        let alive = dir.path(".p.json.tmp-1")
+        let otherTarget = dir.path(".q.json.tmp-99999999")
         for f in [dead, alive, otherTarget] { #expect(FileManager.default.createFile(atPath: f, contents: Data("half".utf8))) }
-        try AtomicFile.write(Array("{}\n".utf8), to: dir.path + "/p.json")
+        try AtomicFile.write(Array("{}\n".utf8), to: dir.path("p.json"))
         #expect(dir.contents() == [".p.json.tmp-1", ".q.json.tmp-99999999", "p.json"])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneCalibration
 import LodestoneCore
+import LodestoneTestSupport
 import Testing
 @testable import LodestoneCalibrationStore
 
@@ -30,7 +31,7 @@ import Testing
 
     @Test func savesAtomicallyAndLoadsBack() throws {
         let dir = TemporaryDirectory()
-        let path = dir.path + "/calibration/x-magnetometer.json"
+        let path = dir.path("calibration/x-magnetometer.json")
         let p = Self.profile(device: ID(name: "x"))
         try CalibrationProfileStore.save(p, to: path)   // creates calibration/
         #expect(try CalibrationProfileStore.load(path: path, sensor: .magnetometer, device: ID(name: "x")) == p)
@@ -49,26 +50,26 @@ import Testing
                 #expect(error.isAccessProblem == access)
             }
         }
-        expectError(dir.path + "/missing.json", ["No such file", "lodestone calibrate"], access: true)
-        let good = dir.path + "/good.json"
+        expectError(dir.path("missing.json"), ["No such file", "lodestone calibrate"], access: true)
+        let good = dir.path("good.json")
         try CalibrationProfileStore.save(Self.profile(device: ID(driver: "hmc5843", name: "hmc5883l")), to: good)
         expectError(good, sensor: .accelerometer, ["field sensor is \"magnetometer\"", "accelerometer profile is needed"])
         expectError(good, device: ID(name: "lis3mdl"), ["field device.name is \"hmc5883l\"", "\"lis3mdl\"", "another device"])
         let text = try String(contentsOfFile: good, encoding: .utf8)
-        let broken = dir.path + "/broken.json"
+        let broken = dir.path("broken.json")
         try String(text.prefix(text.count / 2)).write(toFile: broken, atomically: false, encoding: .utf8)
         expectError(broken, ["not a valid JSON", "cut short"])
-        let huge = dir.path + "/huge.json"
+        let huge = dir.path("huge.json")
         try Data(count: CalibrationProfileStore.maximumFileSize + 10).write(to: URL(fileURLWithPath: huge))
         expectError(huge, ["too large"])
-        let singular = dir.path + "/singular.json"
+        let singular = dir.path("singular.json")
         try text.replacingOccurrences(of: "0.99", with: "0").write(toFile: singular, atomically: false, encoding: .utf8)
         expectError(singular, ["parameters.matrix", "positive-definite"])
     }
 
     @Test func automaticMatchingFindsOnlyThisDevicesProfile() throws {
         let dir = TemporaryDirectory()
-        let store = CalibrationProfileStore(directory: dir.path)
+        let store = CalibrationProfileStore(directory: dir.directory)
         let device = ID(driver: "hmc5843", name: "hmc5883l", uri: "local:")
         #expect(try store.automaticProfile(for: device, sensor: .magnetometer) == nil)
 

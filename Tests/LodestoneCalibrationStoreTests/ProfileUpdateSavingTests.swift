@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneCalibration
 import LodestoneCore
+import LodestoneTestSupport
 import Testing
 @testable import LodestoneCalibrationStore
 
@@ -17,7 +18,7 @@ import Testing
 
     @Test func savesOverTheLoadedProfileOnly() throws {
         let dir = TemporaryDirectory()
-        let path = dir.path + "/m.json"
+        let path = dir.path("m.json")
         let loaded = CalibrationProfileStoreTests.profile(device: .init(name: "x"))
         try CalibrationProfileStore.save(loaded, to: path)
         let first = Self.moved(loaded, by: Vector3(5, 0, 0))

@@ -1,3 +1,4 @@
+import LodestoneTestSupport
 import Testing
 import LodestoneCore
 import LodestoneLogs

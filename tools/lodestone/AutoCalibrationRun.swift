@@ -1,5 +1,6 @@
 import LodestoneCalibration
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneLogs
 
@@ -10,7 +11,7 @@ import LodestoneLogs
 /// rewritten atomically, unless the file changed meanwhile. Without a profile
 /// file the update stays in memory and the event says so.
 struct AutoCalibrationRun {
-    static let option = CommandLineArguments.Option.flag(
+    static let option = CommandLineOption.flag(
         "auto-calibrate",
         "Follow a changed hard iron from the readings of normal use (off by default): when recent data clearly fit a new offset, use it, report it, and update the profile file.")
 

@@ -1,3 +1,4 @@
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneLogs
 import LodestoneSteering
@@ -15,7 +16,7 @@ enum BearingCommand: Command {
         one of ahead, slightLeft, left, sharpLeft, turnAround, slightRight, right, sharpRight;
         within the arrival radius the target counts as reached and no turn is given.
         """
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("from", "LAT,LON", "Where you are, decimal degrees (south and west negative)."),
         .value("to", "LAT,LON", "The target."),
         .value("heading", "DEG", "Your true heading, for delta and turn."),

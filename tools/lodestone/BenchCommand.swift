@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LodestoneCalibration
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneGeomagnetism
 import LodestoneLogs
@@ -38,7 +39,7 @@ enum BenchCommand: Command {
                 HEADING after the sensors were released. About 2 minutes.
         Build first with: swift build -c release
         """
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("only", "NAMES", "Comma-separated subset: core, ahrs, replay, geomag, calibration, iio, serve (iio and serve are not in the default set)."),
         .value("rates", "HZ,…", "iio: requested rates (default 100,1600: the LIS3DH offers 400 and 1600, not 1000)."),
         .value("seconds", "S", "iio: how long to measure each rate (default 20)."),

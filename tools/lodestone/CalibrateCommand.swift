@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LodestoneCalibration
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneCore
 
 /// `lodestone calibrate`: fit a magnetometer (or accelerometer) calibration,
@@ -41,7 +42,7 @@ enum CalibrateCommand: Command {
         that cannot be written included: the report is printed first), 4 sensor failure,
         130 Ctrl-C.
         """
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("from", "LOG", "Calibrate from a recorded log instead of a live sensor ('-' = standard input)."),
         .value("sensor", "NAME", "magnetometer (default) or accelerometer."),
         .value("output", "FILE", short: "o", "Write the profile here (default: calibration/<device>-<sensor>.json)."),

@@ -1,3 +1,4 @@
+import LodestoneCommandLine
 import LodestoneLogs
 
 /// One `lodestone` subcommand: its help text, its options, and what it does.
@@ -8,7 +9,7 @@ protocol Command: SendableMetatype {
     static var usage: String { get }
     /// Paragraphs shown by `lodestone help COMMAND` after the usage line.
     static var discussion: String { get }
-    static var options: [CommandLineArguments.Option] { get }
+    static var options: [CommandLineOption] { get }
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode
 }
 
@@ -49,19 +50,6 @@ extension LogError {
 
 extension Command {
     static var helpText: String {
-        var text = "Usage: lodestone \(usage)\n\n\(summary)\n"
-        if !discussion.isEmpty { text += "\n\(discussion)\n" }
-        let all = options + [.flag("help", short: "h", "Show this help.")]
-        text += "\nOptions:\n"
-        let labels = all.map { o -> String in
-            let short = o.short.map { "-\($0), " } ?? "    "
-            return "  \(short)--\(o.name)" + (o.valueName.map { " \($0)" } ?? "")
-        }
-        let width = min(34, (labels.map(\.count).max() ?? 0) + 2)
-        for (label, o) in zip(labels, all) {
-            let pad = label.count < width ? String(repeating: " ", count: width - label.count) : "\n" + String(repeating: " ", count: width)
-            text += label + pad + o.help + "\n"
-        }
-        return text
+        CommandHelp.text(usage: usage, summary: summary, discussion: discussion, options: options)
     }
 }

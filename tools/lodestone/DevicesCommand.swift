@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneCommandLine
 import LodestoneIIO
 
 /// `lodestone devices`: what IIO sensors the board has, as Lodestone sees them.
@@ -15,7 +16,7 @@ enum DevicesCommand: Command {
         Exit code 3 when the context cannot be opened (no IIO, no permission, iiod
         unreachable).
         """
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("uri", "URI", "libiio context: local: (default), ip:HOST[:PORT], usb:…, serial:…"),
         .flag("json", "Print JSON instead of text."),
     ]

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LodestoneCalibration
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneLogs
 
@@ -26,7 +27,7 @@ enum EvaluateCommand: Command {
         share of them, and the coverage among valid samples, are printed too.
         tools/broad-to-csv.py converts BROAD's HDF5 trials to this format.
         """
-    static let options: [CommandLineArguments.Option] = PipelineOptions.options + [
+    static let options: [CommandLineOption] = PipelineOptions.options + [
         .flag("json", "Print one JSON object per file, then one for the mean."),
     ]
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneGeomagnetism
 import LodestoneLogs
@@ -22,7 +23,7 @@ enum FieldCommand: Command {
         of NOAA's test-value files (GV is nan where undefined). Lines starting with a
         letter or '#' are headers or comments and are skipped.
         """
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("lat", "DEG", "Geodetic latitude, degrees north."),
         .value("lon", "DEG", "Longitude, degrees east."),
         .value("alt-km", "KM", "Height above the WGS 84 ellipsoid in km (default 0)."),

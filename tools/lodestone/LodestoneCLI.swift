@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneLogs
 
 @main

@@ -1,10 +1,11 @@
 import LodestoneCalibration
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneCore
 
 /// The heading-pipeline options shared by `replay`, `watch` and `serve`.
 struct PipelineOptions {
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("heading-filter", "DEG", "Deliver a heading only after it moved this many degrees (default 1; 0 = every sample)."),
         .value("forward", "AXIS", "Body axis whose heading is reported: +y (default), +x, -y, -x."),
         .flag("no-smoothing", "Report the per-sample heading without smoothing (compass mode)."),

@@ -1,9 +1,10 @@
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneGeomagnetism
 
 /// Where and when the board is, for true heading: shared by `replay`, `watch` and `serve`.
 struct PositionOptions {
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("lat", "DEG", "Latitude, degrees north (with --lon: fills trueHeading and declination)."),
         .value("lon", "DEG", "Longitude, degrees east."),
         .value("alt-m", "M", "Height above the WGS 84 ellipsoid in metres (default 0)."),

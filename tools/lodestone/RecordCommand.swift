@@ -1,5 +1,6 @@
 import Foundation
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneIIO
 import LodestoneLogs
@@ -23,7 +24,7 @@ enum RecordCommand: Command {
         Ctrl-C (exit 130) or SIGTERM (exit 0); either way the file is flushed and
         synced. Lines are written to the file at least once a second.
         """
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("output", "FILE", short: "o", "Where to write the log ('-': standard output, and no headings are printed)."),
         .value("duration", "SECONDS", "Record samples with time below this many seconds, then stop."),
         .value("note", "TEXT", "A note to keep in the log header."),

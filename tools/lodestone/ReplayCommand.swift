@@ -1,5 +1,6 @@
 import LodestoneCalibration
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneLogs
 
@@ -34,7 +35,7 @@ enum ReplayCommand: Command {
         changed, and the profile file is rewritten atomically (kept in memory when no
         file is in use). See README, "Online hard-iron tracking".
         """
-    static let options: [CommandLineArguments.Option] = PipelineOptions.options + PositionOptions.options + [
+    static let options: [CommandLineOption] = PipelineOptions.options + PositionOptions.options + [
         .flag("skip-bad-lines", "Skip malformed lines instead of stopping; report how many at the end."),
         AutoCalibrationRun.option,
     ]

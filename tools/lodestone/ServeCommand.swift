@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LodestoneCommandLine
 import LodestoneService
 
 /// `lodestone serve`: the heading daemon.
@@ -14,10 +15,7 @@ enum ServeCommand: Command {
     static let summary = ServeCommandLine.summary
     static let usage = ServeCommandLine.usage
     static let discussion = ServeCommandLine.discussion
-    static let options: [CommandLineArguments.Option] = ServeCommandLine.options.map { o in
-        o.valueName.map { CommandLineArguments.Option.value(o.name, $0, short: o.short, o.help) }
-            ?? .flag(o.name, short: o.short, o.help)
-    }
+    static let options = ServeCommandLine.options
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")

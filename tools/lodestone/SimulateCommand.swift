@@ -1,3 +1,4 @@
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneLogs
 import LodestoneSimulation
@@ -14,7 +15,7 @@ enum SimulateCommand: Command {
         real sensor's resolution would. --truth adds the truth attitude as columns
         truth_w,truth_x,truth_y,truth_z.
         """
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("output", "FILE", short: "o", "Where to write the log ('-' for standard output)."),
         .value("scenario", "NAME", "demo (default), holds, spin or tumble."),
         .value("duration", "S", "Length of spin and tumble scenarios in seconds (default 60)."),

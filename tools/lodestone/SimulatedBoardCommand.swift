@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneIIO
 import LodestoneSimulatedBoard
@@ -24,7 +25,7 @@ enum SimulatedBoardCommand: Command {
         Example: sudo lodestone simulated-board mpu9250 --heading 30 --pitch 10 -- lodestone watch --heading-filter 0 --count 5
         """
     }
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("heading", "DEG", "Heading of the board's +y axis (default 0)."),
         .value("pitch", "DEG", "Nose-up pitch (default 0)."),
         .value("roll", "DEG", "Right-side-down roll (default 0)."),

@@ -1,3 +1,4 @@
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneIIO
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Glibc
 
 /// The sensor-source options shared by `watch` and `record` (and later `calibrate`, `serve`).
 struct SourceOptions {
-    static let options: [CommandLineArguments.Option] = [
+    static let options: [CommandLineOption] = [
         .value("uri", "URI", "libiio context: local: (default), ip:HOST[:PORT] (iiod), usb:…, serial:…"),
         .value("magn", "DEV", "Use this magnetometer: a device id (iio:device2), name (lis3mdl) or label."),
         .value("accel", "DEV", "Use this accelerometer (id, name or label)."),

@@ -1,4 +1,5 @@
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneIIO
 
 /// `lodestone watch`: the live heading stream from IIO sensors.
@@ -20,7 +21,7 @@ enum WatchCommand: Command {
         --auto-calibrate follows a changed hard iron as replay does: a calibrationUpdated
         event, and the device's profile rewritten atomically.
         """
-    static let options: [CommandLineArguments.Option] = SourceOptions.options + PipelineOptions.options + PositionOptions.options + [
+    static let options: [CommandLineOption] = SourceOptions.options + PipelineOptions.options + PositionOptions.options + [
         .value("count", "N", "Stop after N headings."),
         AutoCalibrationRun.option,
     ]

@@ -2,29 +2,12 @@
 ///
 /// A value is taken verbatim even when it starts with `-`, so `--lat -33.86`
 /// works; a lone `-` is a positional (standard input); `--` ends the options.
-struct CommandLineArguments {
-    struct Option {
-        let name: String
-        let short: Character?
-        let valueName: String?
-        let help: String
+public struct CommandLineArguments: Sendable {
+    public private(set) var values: [String: String] = [:]
+    public private(set) var flags: Set<String> = []
+    public private(set) var positionals: [String] = []
 
-        /// An option that takes a value, shown as `--name VALUE`.
-        static func value(_ name: String, _ valueName: String, short: Character? = nil, _ help: String) -> Option {
-            Option(name: name, short: short, valueName: valueName, help: help)
-        }
-
-        /// An option without a value.
-        static func flag(_ name: String, short: Character? = nil, _ help: String) -> Option {
-            Option(name: name, short: short, valueName: nil, help: help)
-        }
-    }
-
-    private(set) var values: [String: String] = [:]
-    private(set) var flags: Set<String> = []
-    private(set) var positionals: [String] = []
-
-    init(_ arguments: [String], options: [Option]) throws(UsageError) {
+    public init(_ arguments: [String], options: [CommandLineOption]) throws(UsageError) {
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var i = 0
         var onlyPositionals = false
@@ -57,7 +40,7 @@ struct CommandLineArguments {
                 name = option.name
             }
             guard let option = byName[name] else {
-                let suggestion = Self.closest(to: name, among: options.map(\.name)).map { "; did you mean --\($0)?" } ?? ""
+                let suggestion = ClosestName.closest(to: name, among: options.map(\.name)).map { "; did you mean --\($0)?" } ?? ""
                 throw UsageError("unknown option '--\(name)'\(suggestion)")
             }
             if option.valueName == nil {
@@ -73,12 +56,12 @@ struct CommandLineArguments {
         }
     }
 
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    func string(_ name: String) -> String? { values[name] }
+    public func string(_ name: String) -> String? { values[name] }
 
     /// A finite number, or nil when absent.
-    func double(_ name: String) throws(UsageError) -> Double? {
+    public func double(_ name: String) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let v = Double(text), v.isFinite else {
             throw UsageError("--\(name) needs a number, got '\(text)'")
@@ -86,7 +69,7 @@ struct CommandLineArguments {
         return v
     }
 
-    func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+    public func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let v = try double(name) else { return nil }
         guard range.contains(v) else {
             throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(v)")
@@ -94,7 +77,7 @@ struct CommandLineArguments {
         return v
     }
 
-    func integer(_ name: String, minimum: Int = Int.min) throws(UsageError) -> Int? {
+    public func integer(_ name: String, minimum: Int = Int.min) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
         guard let v = Int(text), v >= minimum else {
             throw UsageError("--\(name) needs a whole number ≥ \(minimum), got '\(text)'")
@@ -103,7 +86,7 @@ struct CommandLineArguments {
     }
 
     /// Exactly `names.count` positionals, or fewer when the rest are optional.
-    func positionals(required: Int, optional: Int = 0, _ names: String) throws(UsageError) -> [String] {
+    public func positionals(required: Int, optional: Int = 0, _ names: String) throws(UsageError) -> [String] {
         guard positionals.count >= required else { throw UsageError("missing \(names)") }
         guard positionals.count <= required + optional else {
             throw UsageError("unexpected argument '\(positionals[required + optional])'")
@@ -114,32 +97,4 @@ struct CommandLineArguments {
     private static func isNumber(_ s: String) -> Bool {
         s.count > 1 && Double(s) != nil
     }
-
-    private static func closest(to name: String, among names: [String]) -> String? {
-        let scored = names.map { ($0, editDistance(name, $0)) }.min { $0.1 < $1.1 }
-        guard let (best, d) = scored, d <= max(2, name.count / 3) else { return nil }
-        return best
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                let next = min(row[j] + 1, row[j - 1] + 1, previous + cost)
-                previous = row[j]
-                row[j] = next
-            }
-        }
-        return row[b.count]
-    }
-}
-
-/// A mistake in how the command was called (exit code 2).
-struct UsageError: Error, CustomStringConvertible {
-    let description: String
-    init(_ message: String) { description = message }
 }
