@@ -53,6 +53,8 @@ final class BufferedCapture: CaptureEngine {
 
     var droppedScans: Int { queue.droppedCount }
 
+    var hasQueuedAccelerometerScan: Bool { queue.hasAccelerometerEvent }
+
     func stop() {
         readers.forEach { $0.stop() }
         readers.removeAll()

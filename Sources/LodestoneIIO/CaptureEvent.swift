@@ -22,6 +22,8 @@ protocol CaptureEngine: AnyObject {
     func next(_ cancellation: IIOCancellation) throws(IIOSourceError) -> CaptureEvent?
     /// Scans dropped because the consumer fell behind.
     var droppedScans: Int { get }
+    /// An accelerometer scan (which makes a sample) is already read and waiting.
+    var hasQueuedAccelerometerScan: Bool { get }
     func stop()
 }
 
@@ -64,6 +66,8 @@ final class EventQueue: @unchecked Sendable {
     private var count = 0
     private var error: IIOSourceError?
     private(set) var dropped = 0
+    /// Queued events that carry an accelerometer scan.
+    private var accelerometerEvents = 0
 
     init(capacity: Int) {
         ring = Array(repeating: CaptureEvent(), count: max(16, capacity))
@@ -87,12 +91,14 @@ final class EventQueue: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         body { e in
             if count == ring.count {
+                if ring[head].hasAccelerometer { accelerometerEvents -= 1 }
                 head = (head + 1) % ring.count
                 count -= 1
                 dropped += 1
             }
             ring[(head + count) % ring.count] = e
             count += 1
+            if e.hasAccelerometer { accelerometerEvents += 1 }
         }
         pthread_cond_signal(cond)
         pthread_mutex_unlock(mutex)
@@ -109,6 +115,12 @@ final class EventQueue: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return dropped
+    }
+
+    var hasAccelerometerEvent: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return accelerometerEvents > 0
     }
 
     enum Wait { case event(CaptureEvent), timedOut, cancelled }
@@ -131,6 +143,7 @@ final class EventQueue: @unchecked Sendable {
             let e = ring[head]
             head = (head + 1) % ring.count
             count -= 1
+            if e.hasAccelerometer { accelerometerEvents -= 1 }
             return .event(e)
         }
         throw error!

@@ -93,6 +93,12 @@ public final class IIOSensorSource: SensorSource {
         return "\(major).\(minor) (\(tag))"
     }
 
+    /// True when the next ``nextSample()`` has its accelerometer scan already read, and
+    /// so returns at once: buffered capture reads a refill of several scans at a time
+    /// (`bufferLatency`), and those samples follow each other within microseconds. A
+    /// consumer can gather the output of such a burst and write it in one go.
+    public var hasQueuedSample: Bool { engine?.hasQueuedAccelerometerScan ?? false }
+
     /// Releases the devices; a later ``nextSample()`` reopens them.
     public func close() {
         if let e = engine { droppedBeforeReopen += e.droppedScans }

@@ -12,6 +12,8 @@ final class PolledCapture: CaptureEngine {
     private var nextTick: Int64 = 0
     private let offsetNs: Int64
     let droppedScans = 0
+    /// Polling reads one scan per call, when it is due.
+    let hasQueuedAccelerometerScan = false
 
     init(context: IIOContext, sensors: [SensorBinding], rate: Double) {
         self.context = context

@@ -22,6 +22,8 @@ final class ClientSession {
     var closing = false
     /// Whether slowness was logged since the last report.
     var loggedSlowness = false
+    /// Lines were gathered for this client (``gather(_:)``) and wait for ``flush()``.
+    var gathered = false
 
     init(id: Int, fd: Int32, peer: String, limits: ServiceConfiguration.Limits, headingFilter: Double) {
         self.id = id
@@ -51,6 +53,14 @@ final class ClientSession {
         }
         outbox.enqueueRest(UnsafeBufferPointer(rebasing: line[n...]))
         return true
+    }
+
+    /// Queues a line to be written with the next ``flush()``, with the lines of the
+    /// samples that arrived together: one write for all of them.
+    func gather(_ line: UnsafeBufferPointer<UInt8>) {
+        guard !closing else { return }
+        outbox.enqueue(line)
+        gathered = true
     }
 
     /// Writes what is queued; false when the client failed.

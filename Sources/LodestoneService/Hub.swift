@@ -135,7 +135,27 @@ final class HubState {
         pipeline.setExpectedField(field)
     }
 
-    func process(_ sample: SensorSample, wall: Double, now: Double) -> ProcessOutcome {
+    /// Longest a gathered line waits for the samples that follow it, seconds.
+    static let maximumGathering = 0.002
+    /// Monotonic time of the oldest line gathered and not yet sent.
+    private var gatheringSince: Double?
+
+    /// Runs one sample through the estimator and sends its lines to the clients whose
+    /// filter passes. With `more` (the next sample is ready: the rest of a buffer refill)
+    /// the lines are gathered per client and sent with the last sample of the burst, one
+    /// write per client; a line never waits longer than ``maximumGathering``.
+    func process(_ sample: SensorSample, wall: Double, now: Double, more: Bool = false) -> ProcessOutcome {
+        let gather = more && now - (gatheringSince ?? now) < Self.maximumGathering
+        var outcome = handle(sample, wall: wall, now: now, gather: gather)
+        if gather {
+            if gatheringSince == nil { gatheringSince = now }
+        } else if sendGathered(wall: wall) {
+            outcome.wakeLoop = true
+        }
+        return outcome
+    }
+
+    private func handle(_ sample: SensorSample, wall: Double, now: Double, gather: Bool) -> ProcessOutcome {
         var outcome = ProcessOutcome()
         outcome.sourceGeneration = sourceGeneration
         guard !stopping else {
@@ -183,8 +203,12 @@ final class HubState {
                         encodeHeading(heading, wall: wall)
                         encoded = true
                     }
-                    if c.send(line.bytes) { outcome.wakeLoop = true }
-                    if c.steering != nil, sendSteer(c, heading: heading, wall: wall) { outcome.wakeLoop = true }
+                    if gather {
+                        c.gather(line.bytes)
+                    } else if c.send(line.bytes) {
+                        outcome.wakeLoop = true
+                    }
+                    if c.steering != nil, sendSteer(c, heading: heading, wall: wall, gather: gather) { outcome.wakeLoop = true }
                 }
             }
             if c.pollDeadline != nil {
@@ -206,10 +230,27 @@ final class HubState {
                                  motion: reportsMotion ? .init(speed: position?.speed, course: position?.course) : nil)
     }
 
-    private func sendSteer(_ c: ClientSession, heading: Heading, wall: Double) -> Bool {
+    private func sendSteer(_ c: ClientSession, heading: Heading, wall: Double, gather: Bool) -> Bool {
         steerLine.removeAll()
         guard c.steering!.encode(into: steerLine, heading: heading, position: position, time: wall) else { return false }
+        if gather {
+            c.gather(steerLine.bytes)
+            return false
+        }
         return c.send(steerLine.bytes)
+    }
+
+    /// Writes the lines gathered for each client (as the event loop writes queued output).
+    /// Returns true when the event loop must look at a client (output left pending, or a
+    /// failed socket).
+    func sendGathered(wall: Double) -> Bool {
+        gatheringSince = nil
+        var wake = false
+        for c in clients where c.gathered {
+            c.gathered = false
+            if !flush(c, wall: wall) || !c.outbox.isEmpty { wake = true }
+        }
+        return wake
     }
 
     /// Sends the POLL answer (with the HEADING in `line` when `headingLine`) and clears the poll.

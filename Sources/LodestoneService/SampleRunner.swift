@@ -133,12 +133,15 @@ final class SampleRunner: @unchecked Sendable {
                     }
                 }
                 let wall = Clock.wall(), now = Clock.monotonic()
-                let outcome = hub.withLock { $0.process(s, wall: wall, now: now) }
+                let more = source.hasQueuedSample
+                let outcome = hub.withLock { $0.process(s, wall: wall, now: now, more: more) }
                 if outcome.wakeLoop { loopWake.signal() }
                 if outcome.stop { return }
                 if outcome.sourceGeneration != generation { break } // reopen first
                 demand = outcome.demand
             }
+            // Out of the loop (nobody watches, a fault, another source): no gathered line waits.
+            if hub.withLock({ $0.sendGathered(wall: Clock.wall()) }) { loopWake.signal() }
         }
     }
 

@@ -16,6 +16,10 @@ protocol ServiceSource: AnyObject {
     /// itself (replays, simulation); nil when they come at their own pace
     /// (sensors) or as fast as possible.
     var pacing: Double? { get }
+    /// The next sample is ready and ``next()`` will return it at once (the rest of an IIO
+    /// buffer refill; a replay as fast as possible): the service then gathers the lines
+    /// for each client and sends them together, one write per client instead of one per line.
+    var hasQueuedSample: Bool { get }
     /// The next sample; nil at the end (a replay without loop). Reopens released sensors.
     func next() throws -> SensorSample?
     /// Stops reading: closes devices (iio-sensor-proxy's release). `next()` reopens.

@@ -53,6 +53,8 @@ final class IIOServiceSource: ServiceSource {
         return list
     }
 
+    var hasQueuedSample: Bool { source.hasQueuedSample }
+
     func next() throws -> SensorSample? {
         try source.nextSample()
     }
@@ -87,6 +89,9 @@ final class ReplayServiceSource: ServiceSource {
     }
 
     var pacing: Double? { settings.speed }
+
+    /// Unpaced, the next line of the log is always ready.
+    var hasQueuedSample: Bool { settings.speed == nil }
 
     /// As `lodestone replay` finds them: from the device recorded in the log's header.
     var calibrationDevices: SourceDevices { SourceDevices(log: reader.metadata) }
@@ -124,6 +129,7 @@ final class SimulatedServiceSource: ServiceSource {
     private var round: UInt64 = 1
     let label = "simulated"
     let pacing: Double? = 1
+    let hasQueuedSample = false
     let calibrationDevices = SourceDevices()
 
     init(_ settings: ServiceConfiguration.Simulated) {
