@@ -87,29 +87,27 @@ public final class HeadingManager: Sendable {
     /// A stream of delivered headings; starts updating if needed. It ends when
     /// updates stop or the source ends.
     public func headings() -> AsyncStream<Heading> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Heading.self, bufferingPolicy: .bufferingNewest(256))
-        let id = state.withLock { s -> Int in
-            s.nextID += 1
-            s.headingContinuations[s.nextID] = continuation
-            return s.nextID
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.headingContinuations.removeValue(forKey: id) }
-        }
+        let stream = subscribe(\.headingContinuations, keepingNewest: 256)
         startUpdatingHeading()
         return stream
     }
 
     /// A stream of events (calibration prompts, disturbances, source faults).
     public func events() -> AsyncStream<HeadingEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: HeadingEvent.self, bufferingPolicy: .bufferingNewest(64))
+        subscribe(\.eventContinuations, keepingNewest: 64)
+    }
+
+    /// A new stream whose continuation is kept in `subscribers` until it terminates.
+    private func subscribe<Element>(_ subscribers: WritableKeyPath<State, [Int: AsyncStream<Element>.Continuation]> & Sendable,
+                                    keepingNewest limit: Int) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
         let id = state.withLock { s -> Int in
             s.nextID += 1
-            s.eventContinuations[s.nextID] = continuation
+            s[keyPath: subscribers][s.nextID] = continuation
             return s.nextID
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.eventContinuations.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0[keyPath: subscribers].removeValue(forKey: id) }
         }
         return stream
     }
