@@ -71,6 +71,9 @@ public struct AttitudeFusion: Sendable {
     private var lastMagneticReadingRejected = false
     /// The last calibrated field reading, body frame, µT.
     private var lastField = Vector3.zero
+    /// Seconds left of the alignment after a start: the compass readings then
+    /// share the persistent error of the first one, so only their noise is new.
+    private var alignmentTimeLeft = 0.0
     private var rawFieldDisturbed = false
     /// What the uncertainty of the carried field's offset does to the heading,
     /// rad². It persists while the board turns, like a calibration error.
@@ -78,6 +81,9 @@ public struct AttitudeFusion: Sendable {
     /// Specific force averaged in the (estimated) earth frame over the motion
     /// correlation time: hand motion reverses, so its acceleration averages out.
     private var accelerationMean = Vector3.zero
+    /// Samples in that average since the start, until it spans the correlation time:
+    /// a young average is the plain mean of its samples, not the first one weighted up.
+    private var accelerationMeanSamples = 0.0
     /// Mean square of the acceleration about that average, (m/s²)²: how hard
     /// the board is being moved right now.
     private var motionVariance = 0.0
@@ -149,7 +155,8 @@ public struct AttitudeFusion: Sendable {
     /// field's offset while one is removed). 180 before initialisation.
     public var headingUncertainty: Double {
         guard isInitialized else { return 180 }
-        let variance = errors.angle.row2.z + compassOffsetVariance + offsetHeadingVariance
+        let aligning = alignmentTimeLeft > 0 ? compassVariance : 0
+        let variance = errors.angle.row2.z + aligning + compassOffsetVariance + offsetHeadingVariance
         return min(180, variance.squareRoot() * Angle.degreesPerRadian)
     }
 
@@ -225,7 +232,8 @@ public struct AttitudeFusion: Sendable {
         // θ + lag·δb, not θ. Read as θ alone, the lag pushes the bias estimate
         // further the way it is already wrong.
         let aE = r * a
-        let averaging = min(1, dt / settings.motionCorrelationTime)
+        accelerationMeanSamples += 1
+        let averaging = min(1, max(dt / settings.motionCorrelationTime, 1 / accelerationMeanSamples))
         accelerationMean += (aE - accelerationMean) * averaging
         motionVariance += ((aE - accelerationMean).squaredLength - motionVariance) * averaging
         eastLag = (eastLag + r.row0 * dt) * (1 - averaging)
@@ -260,13 +268,20 @@ public struct AttitudeFusion: Sendable {
                 + mE.z * mE.z / horizontalSquared * errors.angle.row1.y
             let compass = compassVariance + offsetHeadingVariance
             if psi * psi <= magneticGateSquared * (errors.angle.row2.z + noise + compass + compassOffsetVariance) {
-                correction += errors.measureHeading(innovation: psi, noise: noise + compass * compassCorrelation / dt)
+                // While aligning, the persistent error is the one the start took on (see `initialize`).
+                let persistent = alignmentTimeLeft > 0 ? offsetHeadingVariance : compass
+                correction += errors.measureHeading(innovation: psi, noise: noise + persistent * compassCorrelation / dt)
                 // The reference is learned from the earth field alone, never through an offset.
                 if carried.offset == nil { magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt) }
                 lastMagneticReadingRejected = false
             }
         }
         rawFieldDisturbed = carried.offset != nil && !magnetic.matches(fieldInEarth: rawE, norm: mNorm)
+        if alignmentTimeLeft > 0 {
+            alignmentTimeLeft -= dt
+            // Aligned: from now on the persistent error of the readings is the filter's own.
+            if alignmentTimeLeft <= 0 { errors.angle[2, 2] += compassVariance }
+        }
 
         let angle = correction.angle, bias = correction.bias
         attitude = (Self.rotation(angle) * attitude).normalized
@@ -344,12 +359,19 @@ public struct AttitudeFusion: Sendable {
         let clean = magnetic.classify(fieldInEarth: mE, norm: m.length, rotation: 0, dt: 0)
         let keptBias = isInitialized ? errors.bias : Matrix3(diagonal: Vector3(1, 1, 1) * initialBiasVariance)
         let tanDipSquared = mE.z * mE.z / (horizontal * horizontal)
+        // The compass error that persists (`compassError`) is shared by the readings of
+        // the next `compassCorrelationTime`: they cannot average it, only their noise.
+        // So the filter aligns on them as if it were absent (a running mean of those
+        // readings, not the first one alone weighed against them as independent) and
+        // takes it on when the alignment ends; the uncertainty reported includes it throughout.
         let headingVariance = clean
-            ? magnetometerNoiseSquared / (horizontal * horizontal) + compassVariance + tanDipSquared * initialTiltVariance
+            ? magnetometerNoiseSquared / (horizontal * horizontal) + tanDipSquared * initialTiltVariance
             : Double.pi * Double.pi
+        alignmentTimeLeft = clean ? settings.compassCorrelationTime : 0
         errors = AttitudeErrorFilter(angleVariance: Vector3(initialTiltVariance, initialTiltVariance, headingVariance),
                                      bias: keptBias)
         accelerationMean = Vector3(0, 0, a.length)
+        accelerationMeanSamples = 1
         eastLag = .zero
         northLag = .zero
         motionVariance = settings.motionAcceleration * settings.motionAcceleration
