@@ -52,6 +52,15 @@ extension CalibrationProfileStore {
     }
 }
 
+extension AutoCalibration.Adoption {
+    /// Saves the updated profile over `path` (``CalibrationProfileStore/saveUpdate(_:replacing:at:options:)``);
+    /// `.noFile` when no profile file is in use.
+    public func save(to path: String?, options: AtomicFile.Options = AtomicFile.Options()) -> CalibrationProfileStore.UpdateSaveResult {
+        guard let path, let profile, let previousProfile else { return .noFile }
+        return CalibrationProfileStore.saveUpdate(profile, replacing: previousProfile, at: path, options: options)
+    }
+}
+
 extension CalibrationProfile {
     /// Same sensor, date and correction (to rounding in the last digits): the
     /// file is still the one that was loaded, or last written by us.

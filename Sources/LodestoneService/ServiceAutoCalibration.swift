@@ -18,10 +18,7 @@ struct ServiceAutoCalibration: Sendable {
         var adoption: AutoCalibration.Adoption
         var path: String?
 
-        func save() -> CalibrationProfileStore.UpdateSaveResult {
-            guard let path, let profile = adoption.profile, let previous = adoption.previousProfile else { return .noFile }
-            return CalibrationProfileStore.saveUpdate(profile, replacing: previous, at: path)
-        }
+        func save() -> CalibrationProfileStore.UpdateSaveResult { adoption.save(to: path) }
     }
 
     var startNote: String {

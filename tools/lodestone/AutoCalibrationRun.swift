@@ -39,12 +39,7 @@ struct AutoCalibrationRun {
                           json: JSONLineBuilder) {
         guard let adoption = calibration.add(field, time: time, unixTime: unixTime) else { return }
         pipeline.replaceCalibration(adoption.calibration, status: adoption.status)
-        let result: CalibrationProfileStore.UpdateSaveResult
-        if let path, let profile = adoption.profile, let previous = adoption.previousProfile {
-            result = CalibrationProfileStore.saveUpdate(profile, replacing: previous, at: path, options: writeOptions)
-        } else {
-            result = .noFile
-        }
+        let result = adoption.save(to: path, options: writeOptions)
         let detail = adoption.update.detail + "; " + result.sentence
         json.appendEvent("calibrationUpdated", reason: "hardIronTracking", detail: detail, timestamp: time)
         if !result.isSaved, path != nil { Console.error("calibration update at \(time) s: \(result.sentence)") }
