@@ -76,7 +76,7 @@ final class HubState {
     /// starts again from each new ``calibration``.
     private(set) var autoCalibration: ServiceAutoCalibration?
     var autoCalibrate: Bool {
-        didSet { if autoCalibrate != oldValue { autoCalibration = autoCalibrate ? calibration.autoCalibration : nil } }
+        didSet { if autoCalibrate != oldValue { restartTracking() } }
     }
     /// Updates it adopted, for the event loop to save and announce.
     private var calibrationUpdates: [ServiceAutoCalibration.Pending] = []
@@ -97,11 +97,16 @@ final class HubState {
         self.calibration = calibration
         self.calibrationChoice = calibrationChoice
         self.autoCalibrate = autoCalibrate
-        autoCalibration = autoCalibrate ? calibration.autoCalibration : nil
         pipeline = HeadingPipeline(settings: settings, headingFilter: 0)
         defaultHeadingFilter = headingFilter
         self.limits = limits
         sourceConfiguration = source
+        restartTracking()
+    }
+
+    /// Hard-iron tracking from the calibration in use, when it is on.
+    private func restartTracking() {
+        autoCalibration = autoCalibrate ? calibration.autoCalibration : nil
     }
 
     /// Whether the sensors must be read: a watcher, a pending poll, or NMEA consumers.
@@ -420,7 +425,7 @@ final class HubState {
     /// New calibration profiles (reload): the smoothing starts again.
     func setCalibration(_ c: ServiceCalibration) {
         calibration = c
-        if autoCalibrate { autoCalibration = c.autoCalibration }
+        restartTracking()
         needsStart = true
     }
 
