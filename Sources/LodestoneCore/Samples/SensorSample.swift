@@ -3,18 +3,29 @@
 /// Units: acceleration is specific force in m/s² (+9.81 on z lying flat and
 /// still), the magnetic field is in µT, angular rate in rad/s. `time` is in
 /// seconds on the source's clock (log time for replays).
+///
+/// `speed` and `track` come from a position source (gpsd, or a log's columns)
+/// when the board rides a vehicle: gyro fusion then removes the acceleration of
+/// the vehicle's own motion before it trusts the accelerometer for the tilt.
 @frozen
 public struct SensorSample: Hashable, Sendable {
     public var time: Double
     public var acceleration: Vector3
     public var magneticField: Vector3
     public var angularRate: Vector3?
+    /// Ground speed, m/s; nil when no position source reports one.
+    public var speed: Double?
+    /// Course over ground, degrees clockwise from true north; nil when unknown.
+    public var track: Double?
 
     @inlinable
-    public init(time: Double, acceleration: Vector3, magneticField: Vector3, angularRate: Vector3? = nil) {
+    public init(time: Double, acceleration: Vector3, magneticField: Vector3, angularRate: Vector3? = nil,
+                speed: Double? = nil, track: Double? = nil) {
         self.time = time
         self.acceleration = acceleration
         self.magneticField = magneticField
         self.angularRate = angularRate
+        self.speed = speed
+        self.track = track
     }
 }
