@@ -14,3 +14,9 @@ func atan2Degrees(_ y: Double, _ x: Double) -> Double {
 
 @inline(__always)
 func sine(_ x: Double) -> Double { sin(x) }
+
+@inline(__always)
+func cosine(_ x: Double) -> Double { cos(x) }
+
+@inline(__always)
+func arcTangent(_ x: Double) -> Double { atan(x) }
