@@ -21,8 +21,9 @@ public struct BatteryCase: Sendable {
     public var rate: Double
     public var seed: UInt64
     /// The calibration profile's quality as the user's calibration would
-    /// report it: the magnetometer's readings carry the residual errors of
-    /// that calibration (a small hard and soft iron), with no further correction.
+    /// report it (its fit error includes the sensor's noise, as a real fit's
+    /// does): the magnetometer's readings carry the residual errors of that
+    /// calibration (a small hard and soft iron), with no further correction.
     public var calibrationStatus: CalibrationStatus
 
     /// The samples, from the start.
@@ -39,10 +40,7 @@ public struct BatteryCase: Sendable {
             + (sensors.groundSpeed == nil ? "" : "; with ground speed and track")
     }
 
-    static func number(_ x: Double) -> String {
-        let r = (x * 1000).rounded() / 1000
-        return r == r.rounded() ? String(Int(r)) : String(r)
-    }
+    static func number(_ x: Double) -> String { decimal(x) }
 }
 
 /// The scenario battery of issue 11: level turns from 0.05 to 100 °/s at IMU
@@ -115,7 +113,8 @@ public enum SimulationBattery {
         return BatteryCase(name: name, kind: kind, scenario: scenario, sensors: sensors, environment: environment,
                            rate: rate, seed: seed,
                            calibrationStatus: CalibrationStatus(
-                               fitErrorPercent: calibration.fitErrorPercent(fieldStrength: environment.fieldStrength),
+                               fitErrorPercent: calibration.fitErrorPercent(fieldStrength: environment.fieldStrength,
+                                                                               noise: sensors.magnetometer.noise),
                                fieldStrength: environment.fieldStrength, dip: environment.dip, coveragePercent: 90))
     }
 }

@@ -63,7 +63,7 @@ extension Scenario {
         let course = TimeFunction.pulses(PulseTrain(initial: random.uniform(in: 0...360), pulses: turns))
         return Scenario(
             name: "boat",
-            summary: "\(s.duration) s boat at \(s.speed) m/s rolling ±\(s.rollAmplitude)°, pitching ±\(s.pitchAmplitude)°, heaving ±\(s.heaveAmplitude) m, sensor \(s.leverArm.z) m above the roll axis",
+            summary: "\(decimal(s.duration)) s boat at \(decimal(s.speed)) m/s rolling ±\(decimal(s.rollAmplitude))°, pitching ±\(decimal(s.pitchAmplitude))°, heaving ±\(decimal(s.heaveAmplitude)) m, sensor \(decimal(s.leverArm.z)) m above the roll axis",
             duration: s.duration,
             attitude: AttitudePath(heading: course + sea(s.yawAmplitude, s.yawPeriod),
                                    pitch: sea(s.pitchAmplitude, s.pitchPeriod), roll: sea(s.rollAmplitude, s.rollPeriod)),

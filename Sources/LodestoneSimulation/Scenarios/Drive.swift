@@ -86,7 +86,7 @@ extension Scenario {
         let pitch = (s.pitchGradient / g) * longitudinal + roadGain * (camberPitch + jitterPitch)
         return Scenario(
             name: "drive",
-            summary: "\(s.duration) s car drive at \(s.speeds.lowerBound)–\(s.speeds.upperBound) m/s with turns, braking and \(s.stops) stop(s)",
+            summary: "\(decimal(s.duration)) s car drive at \(decimal(s.speeds.lowerBound))–\(decimal(s.speeds.upperBound)) m/s with turns, braking and \(s.stops) stop(s)",
             duration: s.duration,
             attitude: AttitudePath(heading: heading, pitch: pitch, roll: roll),
             motion: PointMotion(speed: speed, course: .pulses(plan.course), height: roadGain * .waves(shake)),

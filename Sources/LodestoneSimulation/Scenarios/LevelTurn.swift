@@ -40,7 +40,7 @@ extension Scenario {
         let heading = PulseTrain(initial: s.startHeading, pulses: [turn])
         return Scenario(
             name: "level-turn",
-            summary: "level turn at \(s.rate) °/s for \(s.turnDuration) s between holds of \(s.holdBefore) s and \(s.holdAfter) s",
+            summary: "level turn at \(decimal(s.rate)) °/s for \(decimal(s.turnDuration)) s between holds of \(decimal(s.holdBefore)) s and \(decimal(s.holdAfter)) s",
             duration: turn.end + s.holdAfter,
             attitude: AttitudePath(heading: .pulses(heading), pitch: .constant(s.pitch), roll: .constant(s.roll)),
             leverArm: s.leverArm)

@@ -45,7 +45,7 @@ extension Scenario {
         let startHeading = random.uniform(in: 0...360)
         return Scenario(
             name: "tumble",
-            summary: "\(s.duration) s of hand tumbling through all orientations",
+            summary: "\(decimal(s.duration)) s of hand tumbling through all orientations",
             duration: s.duration,
             attitude: AttitudePath(heading: fade * heading + startHeading, pitch: fade * pitch, roll: fade * roll),
             motion: PointMotion(sideways: fade * sideways, height: fade * height),

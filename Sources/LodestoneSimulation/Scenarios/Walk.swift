@@ -55,7 +55,7 @@ extension Scenario {
         let roll = gait * .waves([wave(3, stride)]) + .waves([slow(3, 9...14), slow(1, 3...6)]) + tremor.delayed(by: 0.03)
         return Scenario(
             name: "walk",
-            summary: "\(s.duration) s walk at \(s.speed) m/s, \(s.cadence) steps/s, board held in front, turns and \(s.stops) wait(s)",
+            summary: "\(decimal(s.duration)) s walk at \(decimal(s.speed)) m/s, \(decimal(s.cadence)) steps/s, board held in front, turns and \(s.stops) wait(s)",
             duration: s.duration,
             attitude: AttitudePath(heading: heading, pitch: pitch, roll: roll),
             motion: PointMotion(speed: pace + surge, course: course, sideways: sway, height: bob))

@@ -1,7 +1,7 @@
 import LodestoneCore
 
 /// What a good magnetometer calibration leaves behind: a small hard iron
-/// (about 0.3 µT per axis) and a soft iron within about 0.4 % of identity,
+/// (about 0.2 µT per axis) and a soft iron within about 0.3 % of identity,
 /// drawn from a seed. Readings that carry only these are what the pipeline
 /// sees after applying the user's profile.
 struct CalibrationResidual {
@@ -9,16 +9,18 @@ struct CalibrationResidual {
     var softIron: Matrix3
 
     init(random: inout RandomSource) {
-        let (hx, hy, hz) = random.gaussianVector(sigma: 0.3)
+        let (hx, hy, hz) = random.gaussianVector(sigma: 0.2)
         hardIron = Vector3(hx, hy, hz)
-        let (a, b, c) = random.gaussianVector(sigma: 0.004)
-        let (d, e, f) = random.gaussianVector(sigma: 0.004)
+        let (a, b, c) = random.gaussianVector(sigma: 0.003)
+        let (d, e, f) = random.gaussianVector(sigma: 0.003)
         softIron = Matrix3(1 + a, d, e, d, 1 + b, f, e, f, 1 + c)
     }
 
-    /// The profile's fit error, percent: the RMS relative error of the
-    /// corrected field's magnitude over directions spread evenly on the sphere.
-    func fitErrorPercent(fieldStrength: Double) -> Double {
+    /// The profile's fit error, percent, as `lodestone calibrate` would have
+    /// reported it: the RMS relative error of the corrected field's magnitude
+    /// over directions spread evenly on the sphere, with the sensor's noise
+    /// (`noise` µT per axis, of which the radial part shows) included.
+    func fitErrorPercent(fieldStrength: Double, noise: Double) -> Double {
         var directions = RandomSource(seed: 0x7370_6865_7265)
         var sum = 0.0
         let count = 2000
@@ -28,6 +30,7 @@ struct CalibrationResidual {
             let e = (softIron * b + hardIron).length / fieldStrength - 1
             sum += e * e
         }
-        return (sum / Double(count)).squareRoot() * 100
+        let relativeNoise = noise / fieldStrength
+        return (sum / Double(count) + relativeNoise * relativeNoise).squareRoot() * 100
     }
 }
