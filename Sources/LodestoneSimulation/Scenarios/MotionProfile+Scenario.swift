@@ -48,8 +48,9 @@ extension MotionProfile {
                             roll: TimeFunction { profile.angles(at: $0).roll })
     }
 
-    /// The profile as a scenario of a board turned in place.
+    /// The profile as a scenario of a board turned in place, scored from the start.
     public func scenario(name: String) -> Scenario {
-        Scenario(name: name, summary: "scripted attitude profile '\(name)'", duration: duration, attitude: attitudePath)
+        Scenario(name: name, summary: "scripted attitude profile '\(name)'", duration: duration, attitude: attitudePath,
+                 settlingTime: 0)
     }
 }
