@@ -294,8 +294,10 @@ def main() -> int:
     if args.doc:
         command = "tools/side-by-side.py " + shlex.join(sys.argv[1:])
         table_lines = [TABLE_HEAD] + [line for _, _, line in rows]
+        version = subprocess.run([str(args.lodestone), "--version"], capture_output=True, text=True).stdout.split()[-1:]
+        commit = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
         text = (DOC_HEAD + f"Measured {started:%Y-%m-%d %H:%M} UTC on {machine()}, with `{command}` "
-                f"(Lodestone {subprocess.run([str(args.lodestone), '--version'], capture_output=True, text=True).stdout.strip()}, "
+                f"(Lodestone {' '.join(version)} at commit {commit or '?'}, "
                 f"vqf {_version('vqf')}, imufusion {_version('imufusion')}).\n\n"
                 + "\n".join(table_lines + summary) + "\n")
         args.doc.write_text(text)
