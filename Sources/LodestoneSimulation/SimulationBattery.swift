@@ -86,7 +86,7 @@ public enum SimulationBattery {
         add("tumble-bias1", .tumble, .tumble(.init(seed: 12)), bias: largeBias, environment: tumbleField, seed: 12)
         add("tumble-mag20hz", .tumble, .tumble(.init(seed: 13)), rate: 200, magnetometerRate: 20,
             environment: tumbleField, seed: 13)
-        let road = SimulatedEnvironment(fieldStrength: 49, dip: 60, latitude: 45)
+        let road = SimulatedEnvironment(fieldStrength: 49, dip: 60, latitude: 45, declination: 3.5)
         add("drive", .drive, .drive(.init(seed: 21)), environment: road, seed: 21)
         add("drive-bias1", .drive, .drive(.init(seed: 23)), bias: largeBias, environment: road, seed: 23)
         add("drive-speed", .driveWithSpeed, .drive(.init(seed: 21)), speed: true, environment: road, seed: 21)
