@@ -34,6 +34,7 @@ import Testing
             let error = headingError(fusion.attitude, truth)
             worstBiasError = max(worstBiasError, (fusion.gyroBias - bias).length * Angle.degreesPerRadian)
             worstHeadingError = max(worstHeadingError, error)
+            if fusion.headingUncertainty > worstUncertainty, fusion.headingUncertainty > 5 { print("DEBUG", fusion.headingUncertaintyParts, fusion.compassErrorVariance.squareRoot() * 57.3) }
             worstUncertainty = max(worstUncertainty, fusion.headingUncertainty)
             if error <= fusion.headingUncertainty { within += 1 }
             count += 1

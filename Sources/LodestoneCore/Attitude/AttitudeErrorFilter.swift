@@ -79,7 +79,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     /// takes `compassNoise` (rad²) of new variance.
     @inlinable
     public mutating func predict(rotation r: Matrix3, dt: Double, angleNoise: Vector3, biasNoise: Double,
-                                 compassMemory: Double, compassNoise: Double) {
+                                 compassMemory: Double = 1, compassNoise: Double = 0) {
         // P ← F·P·Fᵀ + Q with F = [I, −R·dt, 0; 0, I, 0; 0, 0, φ], written out: this runs for every sample.
         let half = 0.5 * dt
         let b0 = bias.row0, b1 = bias.row1, b2 = bias.row2   // symmetric
@@ -158,7 +158,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     public var compassHeadingVariance: Double { angle.row2.z + 2 * compassAngle.z + compass }
 
     /// The larger of the predicted variances of the two tilt readings of
-    /// ``measureTilt(east:north:eastLag:northLag:noise:spread:gateSquared:)``, rad².
+    /// ``measureTilt(east:north:eastLag:northLag:noise:)``, rad².
     @inlinable
     public func tiltVariance(eastLag: Vector3, northLag: Vector3) -> Double {
         let e = angle.row0.x + 2 * cross.row0.dot(eastLag) + eastLag.dot(bias * eastLag)
@@ -168,20 +168,15 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
 
     /// Fuses a tilt reading: `east` and `north` measure `θ_east + eastLag·δb`
     /// and `θ_north + northLag·δb` (rad), each with variance `noise`; the
-    /// innovations are taken from the state before the reading. The
-    /// reading is refused, and nil returned, when it lies further from the
-    /// prediction than `gateSquared · (spread + predicted variance)` (squared
-    /// radians): a sustained acceleration rather than gravity.
+    /// innovations are taken from the state before the reading.
     @inlinable
     public mutating func measureTilt(east: Double, north: Double, eastLag: Vector3, northLag: Vector3,
-                                     noise: Double, spread: Double, gateSquared: Double) -> Correction? {
+                                     noise: Double) -> Correction {
         let paE = angle.column0 + cross * eastLag, pbE = cross.row0 + bias * eastLag
         var paN = angle.column1 + cross * northLag, pbN = cross.row1 + bias * northLag
         let pcE = compassAngle.x + compassBias.dot(eastLag)
         var pcN = compassAngle.y + compassBias.dot(northLag)
-        let varianceE = paE.x + eastLag.dot(pbE), varianceN = paN.y + northLag.dot(pbN)
-        guard east * east + north * north <= gateSquared * (spread + max(varianceE, varianceN)) else { return nil }
-        let sE = varianceE + noise
+        let sE = paE.x + eastLag.dot(pbE) + noise
         // The north reading as predicted after the east one was fused.
         let shared = (paE.y + northLag.dot(pbE)) / sE
         paN = paN - paE * shared

@@ -82,23 +82,27 @@ public struct AttitudeFusion: Sendable {
     private var lastField = Vector3.zero
     /// Seconds since the last new magnetometer reading.
     private var fieldAge = 0.0
-    /// Angle turned in the last step, and since the last new magnetometer reading, rad.
+    /// Angle turned in the last step, rad.
     private var turned = 0.0
-    private var rotationSinceLastReading = 0.0
+    /// Seconds of samples fused, and the last step.
+    private var elapsed = 0.0
+    private var lastStep = 0.01
     /// What the uncertainty of the carried field's offset does to the heading,
     /// rad². It persists while the board turns, like a calibration error.
     private var offsetHeadingVariance = 0.0
     private var gravity: GravityAverage
+    private var vehicle = VehicleAcceleration()
 
     public init(settings: Settings = .init()) {
         self.settings = settings
         coefficients = Coefficients(settings)
         compassSpread = CompassErrorSpread(initialVariance: coefficients.compassVariance,
                                            smallestVariance: coefficients.smallestCompassVariance,
-                                           learningAngle: coefficients.compassLearningAngle,
-                                           learningTime: settings.compassLearningTime)
+                                           pairAngle: 2 * coefficients.compassCorrelationAngle,
+                                           longestPairTime: settings.compassPairTime)
         noise = SensorNoiseEstimate(magnetometerNoise: settings.magnetometerNoise,
-                                    gyroNoiseDensity: settings.gyroNoiseDensity * Angle.radiansPerDegree)
+                                    gyroNoiseDensity: settings.gyroNoiseDensity * Angle.radiansPerDegree,
+                                    accelerometerNoise: settings.accelerometerNoise)
         errors = AttitudeErrorFilter(angleVariance: .zero, bias: Matrix3(diagonal: Vector3(1, 1, 1) * coefficients.initialBiasVariance))
         rest = RestDetector(rateThreshold: settings.restRateThreshold * Angle.radiansPerDegree,
                             accelerationThreshold: settings.restAccelerationThreshold,
@@ -131,6 +135,17 @@ public struct AttitudeFusion: Sendable {
         let variance = errors.angle.row2.z + offsetHeadingVariance + agreement.variance
             + tanDip2 * sustainedTiltVariance
         return min(180, variance.squareRoot() * Angle.degreesPerRadian)
+    }
+
+    /// The parts of ``headingUncertainty``, degrees each: the filter's, a carried
+    /// field's offset, a lasting disagreement with the compass, and the tilt a
+    /// sustained acceleration may have caused.
+    var headingUncertaintyParts: (filter: Double, offset: Double, disagreement: Double, sustained: Double) {
+        let sinDip = magnetic.referenceSinDip
+        let tanDip2 = sinDip * sinDip / max(1e-3, 1 - sinDip * sinDip)
+        let d = Angle.degreesPerRadian
+        return (errors.angle.row2.z.squareRoot() * d, offsetHeadingVariance.squareRoot() * d,
+                agreement.variance.squareRoot() * d, (tanDip2 * sustainedTiltVariance).squareRoot() * d)
     }
 
     /// One standard deviation of the tilt error (larger of the two horizontal axes), degrees.
@@ -169,7 +184,13 @@ public struct AttitudeFusion: Sendable {
     /// the attitude from this sample (the bias and field reference are kept).
     /// A magnetometer reading identical to the previous one is a slower
     /// magnetometer's held value, not a new measurement: it corrects nothing.
-    public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double) {
+    ///
+    /// `speed` (m/s) and `course` (radians clockwise from magnetic north),
+    /// when a position source reports them, give the acceleration of the
+    /// vehicle the board rides (``VehicleAcceleration``), which is taken out
+    /// of the specific force before it levels the estimate.
+    public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double,
+                                speed: Double? = nil, course: Double? = nil) {
         guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }
         let isNewField = m != lastField
         lastField = m
@@ -183,7 +204,9 @@ public struct AttitudeFusion: Sendable {
         let r = attitude.rotationMatrix
         var correction = AttitudeErrorFilter.Correction()
         correctBiasWhileSteady(&correction, rawRate: w, acceleration: a, field: m, rotation: r, dt: dt)
-        correctTilt(&correction, acceleration: a, rotation: r, dt: dt)
+        let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
+                                     rotation: r, dt: dt)
+        correctTilt(&correction, acceleration: a, vehicleAcceleration: carrier ?? .zero, rotation: r, dt: dt)
         if isNewField {
             correctHeading(&correction, field: m, rotation: r, rate: rate, dt: fieldAge)
             fieldAge = 0
@@ -197,7 +220,8 @@ public struct AttitudeFusion: Sendable {
         let rate = w - gyroBias
         let step = rate * dt
         turned = step.length
-        rotationSinceLastReading += turned
+        elapsed += dt
+        lastStep = dt
         attitude = (attitude * Self.rotation(step)).normalized
         let r = attitude.rotationMatrix
         // A scale-factor error turns the estimate about the axis of rotation:
@@ -249,11 +273,17 @@ public struct AttitudeFusion: Sendable {
     /// correlation time, and a bias error has turned the estimate since: the
     /// tilt it shows is θ + lag·δb, not θ. Read as θ alone, the lag pushes the
     /// bias estimate further the way it is already wrong. How hard the board
-    /// moves sets how far the reading is trusted; a reading far outside that
-    /// (a sustained acceleration) is ignored.
+    /// moves sets how far the reading is trusted.
+    ///
+    /// A reading beyond the gate is ignored as a sustained acceleration (a
+    /// vehicle turning), but only when the average's length shows one large
+    /// enough to tilt it that far: an acceleration across gravity lengthens the
+    /// average as it tilts it. A reading far off while the length stays that
+    /// of gravity is no acceleration: the filter's own tilt is wrong, and the
+    /// reading is fused, so no gate can lock the accelerometer out for good.
     private mutating func correctTilt(_ correction: inout AttitudeErrorFilter.Correction, acceleration a: Vector3,
-                                      rotation r: Matrix3, dt: Double) {
-        gravity.add(r * a, rotation: r, dt: dt)
+                                      vehicleAcceleration: Vector3, rotation r: Matrix3, dt: Double) {
+        gravity.add(r * a - vehicleAcceleration, rotation: r, dt: dt)
         let shown = gravity.tilt, eastLag = gravity.eastLag, northLag = gravity.northLag
         let east = shown.east - correction.angle.x - eastLag.dot(correction.bias)
         let north = shown.north - correction.angle.y - northLag.dot(correction.bias)
@@ -261,11 +291,14 @@ public struct AttitudeFusion: Sendable {
         let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
             / gravity.mean.squaredLength
         gravity.observe(east: east, north: north, dt: dt)
-        if let tilt = errors.measureTilt(east: east, north: north, eastLag: eastLag, northLag: northLag,
-                                         noise: spread * c.tiltCorrelation / dt, spread: spread,
-                                         gateSquared: c.accelerationGateSquared) {
-            correction += tilt
+        let disagreement = east * east + north * north
+        let expected = spread + errors.tiltVariance(eastLag: eastLag, northLag: northLag)
+        if disagreement > c.accelerationGateSquared * expected {
+            let explainable = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: dt)
+            guard disagreement > 2 * (explainable + expected) else { return }
         }
+        correction += errors.measureTilt(east: east, north: north, eastLag: eastLag, northLag: northLag,
+                                         noise: spread * c.tiltCorrelation / dt)
     }
 
     /// How far acceleration the average did not remove may have tilted the
@@ -275,10 +308,10 @@ public struct AttitudeFusion: Sendable {
     /// the average has recently disagreed with the filter beyond its spread.
     private var sustainedTiltVariance: Double {
         let c = coefficients
-        let noise = c.accelerometerNoiseSquared * c.sampleInterval / c.tiltCorrelation
         let g2 = gravity.mean.squaredLength
         let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared) / g2
-        return gravity.accelerationLevel(noise: noise) / g2 + max(0, gravity.disagreement - spread)
+        let level = gravity.accelerationLevel(sampleVariance: noise.accelerometerVariance, dt: lastStep)
+        return level / g2 + max(0, gravity.disagreement - spread)
     }
 
     /// Heading from the horizontal field, less any field carried with the
@@ -301,29 +334,36 @@ public struct AttitudeFusion: Sendable {
         guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: turned, dt: dt),
               horizontalSquared > 1e-6 * fieldNorm * fieldNorm else {
             agreement.disturbed()
+            compassSpread.interrupted()
             return
         }
         // The reading measures the heading error plus the compass's own error.
         let innovation = atan2(mE.x, mE.y) - correction.angle.z - compassError - correction.compass
         // Noise, what the tilt's uncertainty does to the heading, the offset's
-        // uncertainty, and the turn during the magnetometer's latency.
+        // uncertainty, the turn during the magnetometer's latency, and a
+        // disturbance within the tolerance: a field whose strength or dip is
+        // off by d µT is bent by at least that, and by as much again unseen.
         let turning = rate.cross(m).squaredLength * coefficients.latencySquared
-        let white = (noise.magnetometerVariance + turning) / horizontalSquared
+        let departure = magnetic.departure(fieldInEarth: mE, norm: fieldNorm)
+        let white = (noise.magnetometerVariance + turning + 4 * departure * departure) / horizontalSquared
             + mE.z * mE.z / horizontalSquared * errors.angle.row1.y + offsetHeadingVariance
         let gate = coefficients.magneticGateSquared * (errors.compassHeadingVariance + white)
         guard innovation * innovation <= gate else {
+            compassSpread.interrupted()
             if agreement.rejected(innovation: innovation, dt: dt) { giveWayToCompass(innovation: innovation, rotation: r) }
             return
         }
         agreement.accepted()
         correction += errors.measureHeading(innovation: innovation, noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
-        if carried.offset == nil, let reference = magnetic.referenceNorm {
-            compassSpread.learn(strength: fieldNorm, reference: reference, horizontalSquared: horizontalSquared,
-                                noiseVariance: noise.magnetometerVariance, turned: rotationSinceLastReading, dt: dt)
+        if carried.offset == nil {
+            let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = coefficients.rateErrorSquared
+            compassSpread.observe(innovation: innovation + compassError + correction.compass, whiteVariance: white,
+                                  attitude: attitude, time: elapsed) { turned, time in
+                rateError * turned * turned + biasUp * time * time
+            }
             magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt)
         }
-        rotationSinceLastReading = 0
         lastMagneticReadingRejected = false
     }
 
@@ -339,13 +379,13 @@ public struct AttitudeFusion: Sendable {
         agreement.accepted()
     }
 
-    /// Applies the estimated errors to attitude, bias and compass error, and
-    /// learns the size of the compass error from what turning revealed of it.
+    /// Applies the estimated errors to attitude, bias and compass error.
     private mutating func apply(_ correction: AttitudeErrorFilter.Correction) {
         let angle = correction.angle, bias = correction.bias
         attitude = (Self.rotation(angle) * attitude).normalized
         gyroBias += bias
         compassError += correction.compass
+        compassSpread.corrected(by: angle.z)
         gravity.corrected(angle: angle, bias: bias)
     }
 
