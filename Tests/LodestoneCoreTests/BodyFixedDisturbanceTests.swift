@@ -179,7 +179,6 @@ import LodestoneSimulation
             fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
             everCarried = everCarried || fusion.bodyFieldOffset != nil
             if t > 10 { worst = max(worst, headingError(fusion.attitude, sim.truth)) }
-            if i % 100 == 0 { print("ROOM", t, headingError(fusion.attitude, sim.truth), fusion.headingUncertainty, fusion.compassErrorVariance.squareRoot() * 57.3, fusion.compassError * 57.3, fusion.isMagneticallyDisturbed) }
         }
         #expect(!everCarried)
         #expect(worst < 3, "heading error \(worst)°")

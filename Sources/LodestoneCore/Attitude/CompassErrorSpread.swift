@@ -14,7 +14,9 @@ import Darwin
 /// attitudes. Once the board has turned far enough for those errors to be
 /// unrelated (twice the correlation angle), the squared difference of the two
 /// changes, less what noise and the gyro's own error explain, is twice the
-/// compass error's variance. Each such pair is a sample; the figure is their
+/// compass error's variance. The differences are averaged over
+/// ``smoothingTime`` first, so that a reading's noise, larger than the error
+/// sought, is not what is measured. Each such pair is a sample; the figure is their
 /// running mean, starting from the figure it is given (a calibration
 /// profile's, or an uncalibrated guess). A pair whose noise (a fast turn: the
 /// magnetometer's latency) dwarfs the figure tells little about it and counts
@@ -30,7 +32,13 @@ public struct CompassErrorSpread: Hashable, Sendable {
     /// How many pairs a new figure is averaged over.
     public let pairsToLearn: Double
     private let smallestVariance: Double
+    private let cosHalfPairAngle: Double
     private var anchor: Reading?
+    /// The difference averaged over the last ``smoothingTime``, its white
+    /// variance, and when the last reading came.
+    private var smoothed: Reading?
+    /// The averaging time of the compass-minus-gyro difference, s.
+    public let smoothingTime: Double
     /// Heading corrections applied since the start, rad: the compass's
     /// heading less the gyro's alone is the innovation plus these.
     private var appliedCorrection = 0.0
@@ -52,10 +60,12 @@ public struct CompassErrorSpread: Hashable, Sendable {
     }
 
     public init(initialVariance: Double, smallestVariance: Double, pairAngle: Double, longestPairTime: Double,
-                pairsToLearn: Double = 20) {
+                pairsToLearn: Double = 20, smoothingTime: Double = 0.5) {
+        self.smoothingTime = smoothingTime
         variance = initialVariance
         self.smallestVariance = smallestVariance
         self.pairAngle = pairAngle
+        cosHalfPairAngle = cos(pairAngle / 2)
         self.longestPairTime = longestPairTime
         self.pairsToLearn = pairsToLearn
     }
@@ -71,14 +81,16 @@ public struct CompassErrorSpread: Hashable, Sendable {
     /// (rad) and time (s), rad².
     public mutating func observe(innovation: Double, whiteVariance: Double, attitude: Quaternion, time: Double,
                                  gyroVariance: (Double, Double) -> Double) {
-        let reading = Reading(difference: innovation + appliedCorrection, whiteVariance: whiteVariance,
-                              attitude: attitude, time: time)
+        let reading = smooth(Reading(difference: innovation + appliedCorrection, whiteVariance: whiteVariance,
+                                     attitude: attitude, time: time))
         guard let a = anchor, reading.time - a.time <= longestPairTime else {
             anchor = reading
             return
         }
-        let turned = 2 * acos(min(1, abs(a.attitude.dot(reading.attitude))))
-        guard turned >= pairAngle else { return }
+        // Turned at least pairAngle ⇔ |q₀·q| ≤ cos(pairAngle/2): the angle itself only for a pair.
+        let dot = abs(a.attitude.dot(reading.attitude))
+        guard dot <= cosHalfPairAngle else { return }
+        let turned = 2 * acos(min(1, dot))
         let change = remainder(reading.difference - a.difference, 2 * Double.pi)
         let explained = a.whiteVariance + reading.whiteVariance + gyroVariance(turned, reading.time - a.time)
         let sample = 0.5 * (change * change - explained)
@@ -91,5 +103,22 @@ public struct CompassErrorSpread: Hashable, Sendable {
     /// A reading was disturbed or rejected: the next pair starts afresh.
     public mutating func interrupted() {
         anchor = nil
+        smoothed = nil
+    }
+
+    /// The running average of the readings' differences; its white variance
+    /// is that of one reading times k/(2 − k) for an average with factor k.
+    private mutating func smooth(_ r: Reading) -> Reading {
+        guard var s = smoothed else {
+            smoothed = r
+            return r
+        }
+        let k = min(1, (r.time - s.time) / smoothingTime)
+        s.difference += remainder(r.difference - s.difference, 2 * Double.pi) * k
+        s.whiteVariance += (r.whiteVariance * k / (2 - k) - s.whiteVariance) * k
+        s.attitude = r.attitude
+        s.time = r.time
+        smoothed = s
+        return s
     }
 }

@@ -64,7 +64,13 @@ struct GravityAverage: Hashable, Sendable {
         motionVariance += ((aE - mean).squaredLength - motionVariance) * k
         eastLag = (eastLag + r.row0 * dt) * (1 - k)
         northLag = (northLag + r.row1 * dt) * (1 - k)
-        if !restSeen { restingStrength += (aE.length - restingStrength) * min(1, dt / Self.slowTime, 1 / samples) }
+    }
+
+    /// Until a rest shows gravity's strength, follows the average's strength
+    /// slowly (motion reverses); called once per correction `interval`.
+    mutating func learnStrengthWhileMoving(interval: Double) {
+        guard !restSeen else { return }
+        restingStrength += (mean.length - restingStrength) * min(1, interval / Self.slowTime, 1 / samples)
     }
 
     static let slowTime = 60.0

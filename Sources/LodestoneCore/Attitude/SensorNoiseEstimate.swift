@@ -24,9 +24,10 @@ public struct SensorNoiseEstimate: Hashable, Sendable {
         self.learningTime = learningTime
     }
 
-    /// Folds in one sample's view of a rest window.
-    public mutating func learn(from window: SteadyRotation.Estimate, dt: Double) {
-        let k = min(1, dt / learningTime)
+    /// Folds in a rest window's view, standing for `interval` seconds of
+    /// samples `dt` apart.
+    public mutating func learn(from window: SteadyRotation.Estimate, interval: Double, dt: Double) {
+        let k = min(1, interval / learningTime)
         // Floors keep a quantised, apparently silent sensor from being believed exact.
         magnetometerVariance += (max(window.fieldScatter, 1e-4) - magnetometerVariance) * k
         gyroNoiseIntensity += (max(window.rateScatter * dt, 1e-12) - gyroNoiseIntensity) * k

@@ -161,8 +161,13 @@ public struct HeadingEstimator: Sendable {
                       speed: sample.speed, course: course)
         guard fusion.isInitialized else { return nil }
         let q = fusion.attitude
-        let up = q.conjugate.rotate(.unitZ)
-        monitor.update(field: m, up: up, still: fusion.isAtRest, time: time, dt: dt)
+        monitorTime += max(0, dt)
+        if monitorTime >= Self.monitorInterval || !monitorStarted {
+            // The monitor works on ≥ 20 ms scales: 50 updates a second suffice.
+            monitor.update(field: m, up: q.conjugate.rotate(.unitZ), still: fusion.isAtRest, time: time, dt: monitorTime)
+            monitorTime = 0
+            monitorStarted = true
+        }
         let forward = q.rotate(axis)
         let valid = abs(forward.z) < maximumAxisUp && fieldRange2.contains(m.squaredLength)
         return HeadingEstimate(time: time, direction: HeadingDirection(east: forward.x, north: forward.y),
@@ -194,7 +199,7 @@ public struct HeadingEstimator: Sendable {
         // new(raw) = A·old(raw) + b with A = S'·S⁻¹, b = S'·(o − o')
         let a = calibration.softIron * inverse, b = calibration.softIron * (old.hardIron - calibration.hardIron)
         smoother.transformField { a * $0 + b }
-        fusion.calibrationChanged { a * $0 + b }
+        fusion.calibrationChanged(compassError: Self.fusionSettings(settings).compassError) { a * $0 + b }
     }
 
     /// Events raised since the last call (calibration prompts, disturbances).

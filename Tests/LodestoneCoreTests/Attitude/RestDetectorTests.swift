@@ -19,7 +19,12 @@ import Testing
         var last: SteadyRotation.Estimate?
         for _ in 0..<Int((seconds / dt).rounded()) {
             let r = sim.step(rate: Vector3(0, 0, rate), dt: dt)
-            last = d.update(angularRate: r.angularRate, acceleration: r.acceleration + jolt, field: r.magneticField, dt: dt)
+            d.add(angularRate: r.angularRate, acceleration: r.acceleration + jolt, field: r.magneticField, dt: dt)
+            if let e = d.evaluate()?.window {
+                last = e
+            } else if !d.isAtRest {
+                last = nil
+            }
         }
         return last
     }
