@@ -29,7 +29,29 @@ public struct PlaceTable: Sendable {
         var population: UInt32
     }
 
-    let text: [UInt8]
+    /// The text: the bundled literal in place (no copy), or bytes read from elsewhere.
+    enum Text: Sendable {
+        case literal(StaticString)
+        case bytes([UInt8])
+
+        func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(PlaceTableError) -> R) throws(PlaceTableError) -> R {
+            switch self {
+            case .literal(let s):
+                return try body(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+            case .bytes(let b):
+                return try b.withUnsafeBufferPointer { (p) throws(PlaceTableError) in try body(p) }
+            }
+        }
+
+        var count: Int {
+            switch self {
+            case .literal(let s): return s.utf8CodeUnitCount
+            case .bytes(let b): return b.count
+            }
+        }
+    }
+
+    let text: Text
     let countries: [(code: String, name: String)]
     let admin1: [(country: Int, name: String?)]
     let admin2: [String]
@@ -42,9 +64,16 @@ public struct PlaceTable: Sendable {
 
     /// Parses a table in the layout above; errors name the line.
     public init(text bytes: [UInt8]) throws(PlaceTableError) {
-        var parser = PlaceTableParser(bytes)
-        try parser.parse()
-        text = bytes
+        try self.init(.bytes(bytes))
+    }
+
+    init(_ text: Text) throws(PlaceTableError) {
+        let parser = try text.withBytes { (bytes) throws(PlaceTableError) in
+            var parser = PlaceTableParser(bytes)
+            try parser.parse()
+            return parser
+        }
+        self.text = text
         countries = parser.countries
         admin1 = parser.admin1
         admin2 = parser.admin2
@@ -58,8 +87,7 @@ public struct PlaceTable: Sendable {
     }
 
     private static let bundledResult: Result<PlaceTable, PlaceTableError> = {
-        let bytes = geoNamesText.withUTF8Buffer { Array($0) }
-        return Result { () throws(PlaceTableError) in try PlaceTable(text: bytes) }
+        Result { () throws(PlaceTableError) in try PlaceTable(.literal(geoNamesText)) }
     }()
 
     /// The place at `index` as a value.
@@ -73,7 +101,9 @@ public struct PlaceTable: Sendable {
 
     func name(of index: Int) -> String {
         let r = records[index]
-        return String(decoding: text[Int(r.nameStart)..<(Int(r.nameStart) + Int(r.nameLength))], as: UTF8.self)
+        let range = Int(r.nameStart)..<(Int(r.nameStart) + Int(r.nameLength))
+        // The closure cannot throw; `try?` only satisfies the typed-throws signature.
+        return (try? text.withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }) ?? ""
     }
 
     func countryCode(of index: Int) -> String {

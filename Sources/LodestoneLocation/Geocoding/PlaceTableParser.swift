@@ -1,6 +1,6 @@
 /// Reads the text layout of ``PlaceTable`` (see there) with checks that name the line.
 struct PlaceTableParser {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var line = 0
     var countries: [(code: String, name: String)] = []
@@ -13,12 +13,17 @@ struct PlaceTableParser {
         case countries = "#countries", admin1 = "#admin1", admin2 = "#admin2", fold = "#fold", places = "#places"
     }
 
-    init(_ bytes: [UInt8]) {
+    /// `bytes` must outlive the parser (it is only used inside `PlaceTable.init`).
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         records.reserveCapacity(bytes.count / 40)
     }
 
     mutating func parse() throws(PlaceTableError) {
+        if let bad = Self.firstInvalidUTF8(bytes) {
+            line = 1 + bytes[..<bad].count(where: { $0 == 0x0A })
+            throw fail("the text is not valid UTF-8 (byte \(bad))")
+        }
         var section: Section?
         while let (start, end) = nextLine() {
             if bytes[start] == 0x23 {
@@ -38,6 +43,20 @@ struct PlaceTableParser {
             }
         }
         guard !records.isEmpty else { throw fail("the table has no places") }
+    }
+
+    /// The offset of the first byte that is not part of valid UTF-8, or nil.
+    static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
     }
 
     private func fail(_ message: String) -> PlaceTableError {
@@ -107,22 +126,35 @@ struct PlaceTableParser {
     }
 
     private mutating func place(_ start: Int, _ end: Int) throws(PlaceTableError) {
-        let f = fields(start, end)
-        guard f.count == 6 else { throw fail("a place needs 6 fields, not \(f.count)") }
-        guard !f[0].isEmpty, f[0].count <= Int(UInt16.max), String(validating: bytes[f[0]], as: UTF8.self) != nil else {
-            throw fail("the place name is empty, too long or not UTF-8")
+        // The hot path: six fields split without an array per line.
+        var f: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
+        var count = 0, s = start
+        for i in start...end where i == end || bytes[i] == 0x09 {
+            switch count {
+            case 0: f.0 = s..<i
+            case 1: f.1 = s..<i
+            case 2: f.2 = s..<i
+            case 3: f.3 = s..<i
+            case 4: f.4 = s..<i
+            case 5: f.5 = s..<i
+            default: break
+            }
+            count += 1
+            s = i + 1
         }
-        let latitude = try integer(f[1], "latitude"), longitude = try integer(f[2], "longitude")
+        guard count == 6 else { throw fail("a place needs 6 fields, not \(count)") }
+        guard !f.0.isEmpty, f.0.count <= Int(UInt16.max) else { throw fail("the place name is empty or too long") }
+        let latitude = try integer(f.1, "latitude"), longitude = try integer(f.2, "longitude")
         guard abs(latitude) <= 9_000_000, abs(longitude) <= 18_000_000 else {
             throw fail("coordinates \(latitude), \(longitude) (1e-5 degrees) are out of range")
         }
-        let area = try integer(f[3], "admin1 index")
+        let area = try integer(f.3, "admin1 index")
         guard admin1.indices.contains(area), area <= Int(UInt16.max) else { throw fail("admin1 index \(area) is not in #admin1") }
-        let county = f[4].isEmpty ? -1 : try integer(f[4], "admin2 index")
+        let county = f.4.isEmpty ? -1 : try integer(f.4, "admin2 index")
         guard county == -1 || admin2.indices.contains(county) else { throw fail("admin2 index \(county) is not in #admin2") }
-        let population = try integer(f[5], "population")
+        let population = try integer(f.5, "population")
         guard population >= 0, population <= Int(UInt32.max) else { throw fail("population \(population) is out of range") }
-        records.append(PlaceTable.Record(nameStart: UInt32(f[0].lowerBound), nameLength: UInt16(f[0].count), admin1: UInt16(area),
+        records.append(PlaceTable.Record(nameStart: UInt32(f.0.lowerBound), nameLength: UInt16(f.0.count), admin1: UInt16(area),
                                          admin2: Int32(county), latitudeE5: Int32(latitude), longitudeE5: Int32(longitude),
                                          population: UInt32(population)))
     }

@@ -53,4 +53,14 @@ import Testing
         let error = Self.error(text)
         #expect(error == PlaceTableError(line: line, message: message), "\(String(describing: error))")
     }
+
+    @Test func invalidUTF8IsRefusedWithItsLine() {
+        var bytes = Array(Self.good.utf8)
+        let at = bytes.firstIndex(of: UInt8(ascii: "Z"))!
+        bytes[at + 1] = 0xC3
+        bytes[at + 2] = 0x28
+        #expect(throws: PlaceTableError(line: 11, message: "the text is not valid UTF-8 (byte \(at + 1))")) {
+            try PlaceTable(text: bytes)
+        }
+    }
 }
