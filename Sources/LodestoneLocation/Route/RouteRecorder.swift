@@ -14,6 +14,13 @@
 /// step of at least the accuracy at a time. What is left out is at most one
 /// step's worth at the end, and curves tighter than the accuracy (cut as chords).
 ///
+/// **Moving time.** When a fix reports its speed (a receiver's Doppler speed,
+/// good to a tenth of a m/s and untouched by position jitter), the second since
+/// the previous fix is moving time if that speed is at least
+/// `minimumMovingSpeed`. Without reported speeds, a counted step's interval is
+/// moving time if its average speed reaches that: then a short stop followed by
+/// a fast step is counted as moving, which reported speeds avoid.
+///
 /// A pause ends the current GPX segment; resume starts a new one with a fresh
 /// anchor, so the way covered while paused is not counted. Times are the fix
 /// and command times given (Unix seconds): the recorder has no clock.
@@ -41,6 +48,8 @@ public struct RouteRecorder: Sendable {
 
     private var distance = 0.0
     private var movingTime = 0.0
+    /// The end of the last interval counted as moving.
+    private var movingUntil = -Double.infinity
     private var closedElapsed = 0.0
     private var recordingSince: Double?
     private var lastCommandTime = -Double.infinity
@@ -61,6 +70,7 @@ public struct RouteRecorder: Sendable {
         segments = []
         distance = 0
         movingTime = 0
+        movingUntil = -.infinity
         closedElapsed = 0
         currentSpeed = nil
         maximumSpeed = nil
@@ -112,7 +122,11 @@ public struct RouteRecorder: Sendable {
         guard state == .recording, let since = recordingSince else { return .notRecording }
         guard fix.coordinate != nil, fix.timestamp.isFinite, fix.timestamp >= since,
               fix.timestamp > (segments.last?.last?.timestamp ?? -.infinity) else { return .refused }
+        let previous = segments[segments.count - 1].last
         segments[segments.count - 1].append(fix)
+        if let speed = fix.speed, let previous, speed >= settings.minimumMovingSpeed {
+            countMoving(from: previous.timestamp, to: fix.timestamp)
+        }
         guard let from = anchor else {
             anchor = fix
             observeSpeed(fix.speed ?? 0)
@@ -126,10 +140,16 @@ public struct RouteRecorder: Sendable {
         let interval = fix.timestamp - from.timestamp
         let stepSpeed = interval > 0 ? step / interval : 0
         distance += step
-        if stepSpeed >= settings.minimumMovingSpeed { movingTime += interval }
+        if fix.speed == nil, stepSpeed >= settings.minimumMovingSpeed { countMoving(from: from.timestamp, to: fix.timestamp) }
         anchor = fix
         observeSpeed(fix.speed ?? stepSpeed)
         return .moved(step: step)
+    }
+
+    /// Adds [start, end] to the moving time, without counting any second twice.
+    private mutating func countMoving(from start: Double, to end: Double) {
+        movingTime += max(0, end - max(start, movingUntil))
+        movingUntil = max(movingUntil, end)
     }
 
     /// The distance beyond which two fixes cannot be the same place.

@@ -5,7 +5,8 @@ public struct RouteStatistics: Sendable, Equatable {
     public var distance: Double
     /// Seconds spent recording, pauses left out.
     public var elapsedTime: Double
-    /// Seconds spent in counted steps at or above the minimum moving speed.
+    /// Seconds in motion: between fixes reporting at least the minimum moving speed, or,
+    /// without reported speeds, in counted steps at least that fast on average.
     public var movingTime: Double
     /// m/s: the last fix's reported speed, else the speed of the step it completed, else 0
     /// (it was within the accuracy of the last counted point); nil before the first fix.

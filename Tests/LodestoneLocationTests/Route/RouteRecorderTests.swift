@@ -90,6 +90,26 @@ import LodestoneSteering
         #expect(recorder.statistics().currentSpeed == 1)
     }
 
+    /// Drive 10 s at 10 m/s, stop 60 s, drive 10 s: with reported speeds the stop is not
+    /// moving time; without them the first step after the stop averages 10 m over 61 s
+    /// (0.16 m/s), below the moving speed, so the stop stays out too, with that step's second.
+    @Test func stopsAreNotMovingTime() throws {
+        func northing(_ t: Int) -> Double { t <= 10 ? 10 * Double(t) : t <= 70 ? 100 : 100 + 10 * Double(t - 70) }
+        for reportSpeed in [true, false] {
+            var recorder = try RouteRecorder()
+            try recorder.start(at: track.startTime)
+            for t in 0...80 {
+                let speed = t > 0 && northing(t) > northing(t - 1) ? 10.0 : 0
+                recorder.add(Self.fix(track.coordinate(at: northing(t)), time: track.startTime + Double(t), accuracy: 2,
+                                      speed: reportSpeed ? speed : nil))
+            }
+            let stats = recorder.statistics()
+            #expect(abs(stats.distance - 200) < 1e-6)
+            #expect(stats.movingTime == (reportSpeed ? 20 : 19), "speeds reported: \(reportSpeed)")
+            #expect(stats.averageSpeed.map { abs($0 - 200 / stats.movingTime) < 1e-9 } == true)
+        }
+    }
+
     @Test func pauseLeavesOutTimeAndWay() throws {
         var recorder = try RouteRecorder()
         let t0 = track.startTime
