@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneJSON
+import LodestoneSteering
 
 /// Writes a ``GPXDocument`` as GPX 1.1 that validates against the official
 /// schema (<http://www.topografix.com/GPX/1/1/gpx.xsd>).
@@ -63,7 +64,7 @@ public enum GPXWriter {
     private static func extensions(_ p: GPXPoint) -> String {
         var garmin = ""
         if let s = p.speed, s.isFinite, s >= 0 { garmin += "<gpxtpx:speed>\(number(s, 3))</gpxtpx:speed>" }
-        if let c = p.course, c.isFinite { garmin += "<gpxtpx:course>\(number(Angle.normalized360(c), 2))</gpxtpx:course>" }
+        if let c = p.course, c.isFinite { garmin += "<gpxtpx:course>\(number(BearingRounding.rounded(c, decimals: 2), 2))</gpxtpx:course>" }
         var accuracy = ""
         if let h = p.horizontalAccuracy, h.isFinite, h >= 0 { accuracy += " horizontal=\"\(number(h, 2))\"" }
         if let v = p.verticalAccuracy, v.isFinite, v >= 0 { accuracy += " vertical=\"\(number(v, 2))\"" }

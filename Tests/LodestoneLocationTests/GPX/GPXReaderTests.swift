@@ -8,6 +8,12 @@ import Testing
         #expect(back == document)
     }
 
+    /// A course that rounds to 360.00 is written as 0.00.
+    @Test func courseNeverReads360() throws {
+        let text = GPXWriter.write(GPXDocument(tracks: [GPXTrack(segments: [[GPXPoint(latitude: 0, longitude: 0, course: 359.996)]])]))
+        #expect(text.contains("<gpxtpx:course>0.00</gpxtpx:course>"))
+    }
+
     @Test func trackLocationsAreTheTimedTrackPoints() throws {
         let fixes = GPXSchemaTests.fullDocument.trackLocations
         #expect(fixes.count == 3)
