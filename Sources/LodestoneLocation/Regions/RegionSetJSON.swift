@@ -24,9 +24,7 @@ extension RegionSet {
         let text = Array(bytes)
         let document: JSONValue
         do {
-            document = try text.withUnsafeBufferPointer { buffer in
-                Result { () throws(JSONParser.Failure) in try JSONParser.parse(buffer) }
-            }.get()
+            document = try JSONParser.parse(bytes: text)
         } catch {
             throw .malformedJSON(text.isEmpty ? "the file is empty" : "\(error)")
         }
