@@ -331,15 +331,21 @@ public struct AttitudeFusion: Sendable {
         let c = coefficients
         let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
             / gravity.mean.squaredLength
-        gravity.observe(east: east, north: north, dt: interval)
+        gravity.observe(east: east, north: north, dt: interval, persistenceTime: settings.sustainedAccelerationTime)
         let disagreement = east * east + north * north
         let expected = spread + errors.tiltVariance(eastLag: eastLag, northLag: northLag)
+        let explainable = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
         if disagreement > c.accelerationGateSquared * expected {
-            let explainable = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
             guard disagreement > 2 * (explainable + expected) else { return }
         }
+        // The part of a lasting disagreement (one that holds its direction, as
+        // a vehicle's turn does and hand motion does not) that a sustained
+        // acceleration explains is that acceleration, not tilt, for as long
+        // as such accelerations last.
+        let lasting = gravity.persistentDisagreement
+        let sustained = min(explainable, lasting.squaredLength)
         correction += errors.measureTilt(east: east, north: north, eastLag: eastLag, northLag: northLag,
-                                         noise: spread * c.tiltCorrelation / interval)
+                                         noise: (spread * c.tiltCorrelation + sustained * c.sustainedCorrelation) / interval)
     }
 
     /// How far acceleration the average did not remove may have tilted the

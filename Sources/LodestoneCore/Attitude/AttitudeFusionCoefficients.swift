@@ -10,6 +10,7 @@ extension AttitudeFusion {
         let initialTiltVariance: Double       // rad²
         let motionAccelerationSquared: Double // (m/s²)²
         let tiltCorrelation: Double           // s, 2 × correlation time
+        let sustainedCorrelation: Double      // s, 2 × sustained acceleration time
         let compassVariance: Double           // rad², the compass error before it is learned
         let smallestCompassVariance: Double   // rad²
         let compassLifetime: Double           // s
@@ -31,6 +32,7 @@ extension AttitudeFusion {
             initialTiltVariance = tilt * tilt
             motionAccelerationSquared = s.motionAcceleration * s.motionAcceleration
             tiltCorrelation = 2 * s.motionCorrelationTime
+            sustainedCorrelation = 2 * s.sustainedAccelerationTime
             compassVariance = (s.compassError * r) * (s.compassError * r)
             smallestCompassVariance = (s.smallestCompassError * r) * (s.smallestCompassError * r)
             compassLifetime = s.compassErrorLifetime

@@ -36,6 +36,10 @@ extension AttitudeFusion {
         /// integrates to a bounded velocity, so it averages out), and readings
         /// closer together than this are not counted as independent.
         public var motionCorrelationTime = 1.0
+        /// How long an acceleration that does not reverse (a vehicle's turn or
+        /// braking) typically lasts, s: an averaged tilt reading that such an
+        /// acceleration explains is counted once per this time.
+        public var sustainedAccelerationTime = 5.0
         /// White noise of each accelerometer axis per sample, m/s² (learned at
         /// rest): what noise alone does to the averaged strength, so that only
         /// acceleration beyond it counts as sustained.

@@ -54,6 +54,7 @@ struct GravityAverage: Hashable, Sendable {
         northLag = .zero
         motionVariance = initial
         disagreement = 0
+        persistentDisagreement = .zero
     }
 
     /// Adds the specific force `aE` (earth frame) at attitude `r` (body → earth).
@@ -90,11 +91,16 @@ struct GravityAverage: Hashable, Sendable {
         return 2 * restingStrength * max(0, mean.length - restingStrength - 5 * noise.squareRoot())
     }
 
+    /// The disagreement averaged over `persistenceTime`, rad (east, north,
+    /// 0): hand motion flips it, a vehicle's turn holds it.
+    private(set) var persistentDisagreement = Vector3.zero
+
     /// Records the average's disagreement with the filter (innovations about east and north, rad).
-    mutating func observe(east: Double, north: Double, dt: Double) {
+    mutating func observe(east: Double, north: Double, dt: Double, persistenceTime: Double) {
         let now = 0.5 * (east * east + north * north)
         let time = now > disagreement ? correlationTime : 5 * correlationTime
         disagreement += (now - disagreement) * min(1, dt / time)
+        persistentDisagreement += (Vector3(east, north, 0) - persistentDisagreement) * min(1, dt / persistenceTime)
     }
 
     /// The tilt, rad², that a sustained acceleration across gravity would

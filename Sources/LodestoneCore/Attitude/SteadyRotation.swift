@@ -42,8 +42,12 @@ public struct SteadyRotation: Hashable, Sendable {
         /// and of the field about its line, µT².
         public var accelerationScatter: Double
         public var fieldScatter: Double
-        /// Variance of each axis of the gyro readings about their mean, (rad/s)².
+        /// Variance of each axis of the gyro readings about their line, (rad/s)².
         public var rateScatter: Double
+        /// How fast the gyro reading changes over the window (angular
+        /// acceleration, rad/s²), and the variance of each axis of that slope.
+        public var rateSlope: Vector3
+        public var rateSlopeVariance: Double
     }
 
     private var weight = 0.0       // Σw
@@ -127,7 +131,8 @@ public struct SteadyRotation: Hashable, Sendable {
         return Estimate(meanRate: w.mean, horizontalRate: horizontal, horizontalVariance: horizontalVariance,
                         verticalRate: vertical, verticalVariance: verticalVariance,
                         meanRateVariance: w.scatter / count, up: up, accelerationNow: now,
-                        accelerationScatter: g.scatter, fieldScatter: m.scatter, rateScatter: w.scatter)
+                        accelerationScatter: g.scatter, fieldScatter: m.scatter, rateScatter: w.scatter,
+                        rateSlope: w.slope, rateSlopeVariance: w.slopeVariance)
     }
 
     /// Straight-line fit of one signal: mean, slope, per-axis scatter about the line, slope variance per axis.
