@@ -27,8 +27,21 @@ let package = Package(
         .target(name: "LodestoneCommandLine"),
         // Pure: the one JSON reader (strict parser) and writer of the package; no Foundation.
         .target(name: "LodestoneJSON"),
+        // Edge: sockets, endpoints and line framing for the service and the gpsd client; no Foundation.
+        .target(name: "LodestoneNetwork"),
+        // Edge: positions for true heading and speed aiding: the fix type, gpsd (reconnecting), a fixed source.
+        .target(name: "LodestonePosition", dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneNetwork"]),
         // Edge: reading and writing logs.
         .target(name: "LodestoneLogs", dependencies: ["LodestoneCore", "LodestoneJSON"]),
+        // The heading session: the pipeline assembled once (calibration profiles, hard-iron
+        // tracking, true north, speed aiding, events), the source runner, the sources and the
+        // one typed configuration with its flag and JSON parsers. No Foundation.
+        .target(
+            name: "LodestoneSession",
+            dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneCommandLine", "LodestoneLogs", "LodestoneSimulation",
+                           "LodestoneIIO", "LodestoneGeomagnetism", "LodestoneCalibration", "LodestoneCalibrationStore",
+                           "LodestoneNetwork", "LodestonePosition"]
+        ),
         // The Swift API: HeadingManager, in the manner of CLLocationManager.
         .target(name: "Lodestone", dependencies: ["LodestoneCore"]),
         // Pure: bundled World Magnetic Model (WMM2025, WMMHR2025) evaluation. No I/O.
@@ -44,7 +57,7 @@ let package = Package(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO", "LodestoneSimulatedBoard",
-                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine"],
+                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine", "LodestoneSession"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.
@@ -60,16 +73,19 @@ let package = Package(
         .target(
             name: "LodestoneService",
             dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
-                           "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine"]
+                           "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
+                           "LodestoneNetwork", "LodestonePosition", "LodestoneSession"]
         ),
         // The daemon alone, without the CLI's Foundation: `lodestone serve` execs it.
-        .executableTarget(name: "lodestone-serve", dependencies: ["LodestoneService"], path: "tools/lodestone-serve"),
+        .executableTarget(name: "lodestone-serve", dependencies: ["LodestoneService", "LodestoneCommandLine"], path: "tools/lodestone-serve"),
         // Edge: fake sysfs trees of real boards, fed from a known attitude (tests, demo).
         .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
         .testTarget(name: "LodestoneJSONTests", dependencies: ["LodestoneJSON"]),
         .testTarget(name: "LodestoneCommandLineTests", dependencies: ["LodestoneCommandLine"]),
+        .testTarget(name: "LodestoneNetworkTests", dependencies: ["LodestoneNetwork"]),
+        .testTarget(name: "LodestonePositionTests", dependencies: ["LodestonePosition", "LodestoneCore"]),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
@@ -98,7 +114,8 @@ let package = Package(
         .testTarget(
             name: "LodestoneServiceTests",
             dependencies: ["LodestoneService", "LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneCalibrationStore",
-                           "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "lodestone", "lodestone-serve"]
+                           "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "LodestoneSession", "LodestoneNetwork",
+                           "LodestoneIIO", "lodestone", "lodestone-serve"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneNetwork
 
 /// A pipe one thread writes a byte to so that another, blocked in `poll`, wakes.
 /// Both ends are non-blocking: a full pipe already means "wake up".

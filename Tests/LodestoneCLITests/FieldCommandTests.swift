@@ -87,7 +87,7 @@ import Testing
         #expect((event["detail"] as? String)?.contains("2000 nT") == true)
         let heading = try #require(r.headings.last)
         #expect(heading["trueHeading"] is NSNull)
-        #expect(heading["declination"] is Double)
+        #expect(heading["declination"] is NSNull, "null in the blackout zone, as serve's HEADING has it")
     }
 
     @Test func dateComesFromTheLogStart() throws {

@@ -103,7 +103,7 @@ struct SimulatedBoardTests {
         board.start()
         let out = try await Lodestone.run(on: board, ["watch", "--calibration", "none", "--auto-calibrate", "--heading-filter", "0", "--count", "100"])
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(out.stderr.contains("--auto-calibrate: no calibration profile in use; hard-iron updates will be kept in memory only"), "\(out.stderr)")
+        #expect(out.stderr.contains("hard-iron tracking is on without a calibration profile: updates are kept in memory only"), "\(out.stderr)")
         #expect(out.headings.count == 100)
         #expect(!out.events.contains { $0["event"] as? String == "calibrationUpdated" })
     }

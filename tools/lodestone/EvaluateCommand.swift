@@ -6,6 +6,7 @@ import LodestoneCalibrationStore
 import LodestoneCommandLine
 import LodestoneCore
 import LodestoneLogs
+import LodestoneSession
 
 /// `lodestone evaluate`: heading error against a ground-truth attitude, BROAD's way.
 enum EvaluateCommand: Command {
@@ -27,8 +28,15 @@ enum EvaluateCommand: Command {
         share of them, and the coverage among valid samples, are printed too.
         tools/broad-to-csv.py converts BROAD's HDF5 trials to this format.
         """
-    static let options: [CommandLineOption] = PipelineOptions.options + [
+    static let options: [CommandLineOption] = HeadingFlags.pipeline.filter { o in !refusals.contains { $0.0 == o.name } } + [
         .flag("json", "Print one JSON object per file, then one for the mean."),
+    ] + refusals.map { .refused($0.0, $0.1) }
+
+    /// Pipeline options that cannot change what evaluate measures.
+    static let refusals = [
+        ("heading-filter", "evaluate scores every sample; a headingFilter would only leave out the samples it holds back"),
+        ("forward", "BROAD's heading error compares whole attitudes, which does not depend on the forward axis"),
+        ("auto-calibrate", "evaluate measures a fixed calibration and never rewrites profiles; replay --auto-calibrate follows the hard iron"),
     ]
 
     struct Result {
@@ -46,10 +54,11 @@ enum EvaluateCommand: Command {
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         let files = try arguments.positionals(required: 1, optional: .max - 1, "FILE")
-        let pipelineOptions = try PipelineOptions(arguments)
+        var settings = try HeadingFlags.configuration(arguments).session
+        settings.headingFilter = 0
         var results: [Result] = []
         for file in files {
-            results.append(try evaluate(file, options: pipelineOptions))
+            results.append(try evaluate(file, settings: settings))
         }
         let mean = results.map(\.rmse).reduce(0, +) / Double(results.count)
         let meanCoverage = results.map(\.coverage).reduce(0, +) / Double(results.count)
@@ -93,28 +102,28 @@ enum EvaluateCommand: Command {
 
     /// Scores one file; the calibration is chosen per file (`--calibration`, or
     /// the profiles matching the file's device).
-    static func evaluate(_ file: String, options: PipelineOptions) throws -> Result {
+    static func evaluate(_ file: String, settings: HeadingSession.Settings) throws -> Result {
         let truthColumns = ["truth_w", "truth_x", "truth_y", "truth_z"]
         var reader = try LogReader(path: file, options: .init(extraColumns: truthColumns))
         let hasMovement = reader.columns.contains("movement")
         if hasMovement {
             reader = try LogReader(path: file, options: .init(extraColumns: truthColumns + ["movement"]))
         }
-        var options = options
-        let accelerometer = try options.loadCalibration(for: SourceDevices(log: reader.metadata))
-        var estimator = HeadingEstimator(settings: options.estimator)
+        let source = ReplaySessionSource(reader: reader, path: file)
+        var session = try HeadingSession.open(settings, for: source)
+        session.start(wallClockStart: source.startWallClock)
         var result = Result(file: file)
-        while var sample = try reader.nextSample() {
-            if let accelerometer { sample.acceleration = accelerometer.apply(sample.acceleration) }
-            guard let estimate = estimator.update(sample) else { continue }
+        while let sample = try reader.nextSample() {
+            guard let estimate = session.estimate(sample) else { continue }
+            if session.hasEvents { _ = session.takeEvents() }
             let e = reader.extraValues
             guard e[0].isFinite, e[1].isFinite, e[2].isFinite, e[3].isFinite else { continue }
             if hasMovement, e[4] == 0 { continue }
             let truth = Quaternion(w: e[0], x: e[1], y: e[2], z: e[3]).normalized
-            let error = headingError(estimate: estimator.attitude, truth: truth)
+            let error = headingError(estimate: session.pipeline.estimator.attitude, truth: truth)
             result.scored += 1
             result.sumSquares += error * error
-            let accuracy = estimator.accuracy(for: estimate)
+            let accuracy = session.pipeline.estimator.accuracy(for: estimate)
             if accuracy < 0 {
                 result.invalid += 1
             } else if error <= accuracy {

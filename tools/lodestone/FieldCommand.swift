@@ -4,6 +4,7 @@ import Glibc
 import LodestoneCommandLine
 import LodestoneCore
 import LodestoneGeomagnetism
+import LodestoneSession
 import LodestoneLogs
 
 /// `lodestone field`: the geomagnetic field from the bundled World Magnetic Model.
@@ -38,7 +39,8 @@ enum FieldCommand: Command {
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
-        let model = try PositionOptions.model(arguments.string("model"))
+        let modelName = arguments.string("model") ?? "wmm"
+        guard let model = MagneticModelName(argument: modelName)?.model else { throw UsageError("--model must be wmm or wmmhr, got '\(modelName)'") }
         let extrapolate = arguments.flag("allow-extrapolation")
         if arguments.flag("batch") { return try batch(model: model, allowExtrapolation: extrapolate) }
         guard let lat = try arguments.double("lat"), let lon = try arguments.double("lon") else {
@@ -47,7 +49,7 @@ enum FieldCommand: Command {
         let km = try arguments.double("alt-km"), m = try arguments.double("alt-m")
         guard km == nil || m == nil else { throw UsageError("give --alt-km or --alt-m, not both") }
         let height = km ?? (m.map { $0 / 1000 } ?? 0)
-        let unixTime = try PositionOptions.date(arguments) ?? WallClock.now()
+        let unixTime = try HeadingFlags.modelDate(arguments) ?? WallClock.now()
         let year = arguments.string("year").flatMap(Double.init) ?? DecimalYear.from(unixTime: unixTime)
         let e: GeomagneticElements
         do {

@@ -9,28 +9,28 @@ import Musl
 /// Every descriptor is close-on-exec and non-blocking, so that no single
 /// peer can stall the event loop. `send` uses MSG_NOSIGNAL: a client that
 /// went away is an error to handle, not a SIGPIPE.
-enum Sockets {
-    static func errorText(_ e: Int32) -> String {
+public enum Sockets {
+    public static func errorText(_ e: Int32) -> String {
         String(cString: strerror(e))
     }
 
-    static func prepare(_ fd: Int32) {
+    public static func prepare(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
 
-    static var streamType: Int32 { Int32(SOCK_STREAM.rawValue) }
+    public static var streamType: Int32 { Int32(SOCK_STREAM.rawValue) }
 
     /// Binds a Unix stream socket at `path` with file mode `mode`.
     ///
     /// A stale socket file left by a crashed service is replaced; one that a
     /// running service answers on is not.
-    static func listenUnix(path: String, mode: UInt32, backlog: Int32 = 16) throws(ServiceError) -> Int32 {
+    public static func listenUnix(path: String, mode: UInt32, backlog: Int32 = 16) throws(SocketError) -> Int32 {
         var st = stat()
         if lstat(path, &st) == 0 {
             guard st.st_mode & S_IFMT == S_IFSOCK else {
-                throw ServiceError(.inaccessible, "\(path) exists and is not a socket; remove it or choose another --socket path")
+                throw SocketError("\(path) exists and is not a socket; remove it or choose another --socket path")
             }
             let probe = socket(AF_UNIX, streamType, 0)
             var connected = false
@@ -39,7 +39,7 @@ enum Sockets {
                 close(probe)
             }
             guard !connected else {
-                throw ServiceError(.inaccessible, "another service is listening on \(path); stop it or choose another --socket path")
+                throw SocketError("another service is listening on \(path); stop it or choose another --socket path")
             }
             unlink(path)
         }
@@ -48,12 +48,12 @@ enum Sockets {
             var dst = stat()
             if stat(directory, &dst) != 0 {
                 guard mkdir(directory, 0o755) == 0 || errno == EEXIST else {
-                    throw ServiceError(.inaccessible, "cannot create the socket directory \(directory): \(errorText(errno)); create it (systemd: RuntimeDirectory=lodestone) or choose another --socket path")
+                    throw SocketError("cannot create the socket directory \(directory): \(errorText(errno)); create it (systemd: RuntimeDirectory=lodestone) or choose another --socket path")
                 }
             }
         }
         let fd = socket(AF_UNIX, streamType, 0)
-        guard fd >= 0 else { throw ServiceError(.inaccessible, "cannot create a Unix socket: \(errorText(errno))") }
+        guard fd >= 0 else { throw SocketError("cannot create a Unix socket: \(errorText(errno))") }
         prepare(fd)
         // Bind with no permissions for others, then set the mode: no window where anyone may connect.
         let old = umask(0o177)
@@ -62,18 +62,18 @@ enum Sockets {
         umask(old)
         guard bound == 0 else {
             close(fd)
-            throw ServiceError(.inaccessible, "cannot bind the Unix socket \(path): \(errorText(bindErrno))")
+            throw SocketError("cannot bind the Unix socket \(path): \(errorText(bindErrno))")
         }
         guard chmod(path, mode_t(mode)) == 0, listen(fd, backlog) == 0 else {
             let e = errno
             close(fd)
             unlink(path)
-            throw ServiceError(.inaccessible, "cannot set up the Unix socket \(path): \(errorText(e))")
+            throw SocketError("cannot set up the Unix socket \(path): \(errorText(e))")
         }
         return fd
     }
 
-    static func withUnixAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    public static func withUnixAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
@@ -87,14 +87,14 @@ enum Sockets {
     }
 
     /// Resolves `endpoint` (numeric port) into addresses.
-    static func resolve(_ endpoint: Endpoint, passive: Bool) -> Result<[(family: Int32, address: [UInt8])], ServiceError> {
+    public static func resolve(_ endpoint: Endpoint, passive: Bool) -> Result<[(family: Int32, address: [UInt8])], SocketError> {
         var hints = addrinfo()
         hints.ai_socktype = streamType
         hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0)
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
         guard rc == 0, let first = list else {
-            return .failure(ServiceError(.inaccessible, "cannot resolve \(endpoint.host): \(String(cString: gai_strerror(rc)))"))
+            return .failure(SocketError("cannot resolve \(endpoint.host): \(String(cString: gai_strerror(rc)))"))
         }
         defer { freeaddrinfo(list) }
         var out: [(Int32, [UInt8])] = []
@@ -110,7 +110,7 @@ enum Sockets {
     }
 
     /// TCP listeners on every address `endpoint` resolves to (e.g. 127.0.0.1 and ::1 for localhost).
-    static func listenTCP(_ endpoint: Endpoint, backlog: Int32 = 16) throws(ServiceError) -> [Int32] {
+    public static func listenTCP(_ endpoint: Endpoint, backlog: Int32 = 16) throws(SocketError) -> [Int32] {
         let addresses = try resolve(endpoint, passive: true).get()
         var fds: [Int32] = []
         var lastError = "no address"
@@ -131,12 +131,12 @@ enum Sockets {
                 close(fd)
             }
         }
-        guard !fds.isEmpty else { throw ServiceError(.inaccessible, "cannot listen on \(endpoint): \(lastError)") }
+        guard !fds.isEmpty else { throw SocketError("cannot listen on \(endpoint): \(lastError)") }
         return fds
     }
 
     /// Accepts one connection, or nil when none is waiting.
-    static func accept(_ listener: Int32) -> (fd: Int32, peer: String)? {
+    public static func accept(_ listener: Int32) -> (fd: Int32, peer: String)? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let fd = withUnsafeMutablePointer(to: &storage) {
@@ -147,7 +147,7 @@ enum Sockets {
         return (fd, describe(storage))
     }
 
-    static func describe(_ storage: sockaddr_storage) -> String {
+    public static func describe(_ storage: sockaddr_storage) -> String {
         var s = storage
         var text = [CChar](repeating: 0, count: 64)
         switch Int32(s.ss_family) {
@@ -172,12 +172,12 @@ enum Sockets {
         }
     }
 
-    static func cText(_ chars: [CChar]) -> String {
+    public static func cText(_ chars: [CChar]) -> String {
         String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Starts a non-blocking TCP connection; `connected` is false while it is in progress.
-    static func connectTCP(_ endpoint: Endpoint) -> Result<(fd: Int32, connected: Bool), ServiceError> {
+    public static func connectTCP(_ endpoint: Endpoint) -> Result<(fd: Int32, connected: Bool), SocketError> {
         let addresses: [(family: Int32, address: [UInt8])]
         switch resolve(endpoint, passive: false) {
         case .success(let a): addresses = a
@@ -196,11 +196,11 @@ enum Sockets {
             lastError = errorText(errno)
             close(fd)
         }
-        return .failure(ServiceError(.inaccessible, lastError))
+        return .failure(SocketError(lastError))
     }
 
     /// The outcome of a non-blocking connect once the socket is writable: nil on success.
-    static func connectionError(_ fd: Int32) -> String? {
+    public static func connectionError(_ fd: Int32) -> String? {
         var e: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &length) == 0 else { return errorText(errno) }
@@ -208,7 +208,7 @@ enum Sockets {
     }
 
     /// Sends without blocking: bytes sent, 0 when the socket is full, -1 when the peer is gone.
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    public static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         guard !bytes.isEmpty else { return 0 }
         while true {
             let n = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
@@ -222,7 +222,7 @@ enum Sockets {
     }
 
     /// Writes to a non-socket descriptor (a serial device) without blocking; as `send`.
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         guard !bytes.isEmpty else { return 0 }
         while true {
             let n = Glibc.write(fd, bytes.baseAddress, bytes.count)

@@ -1,5 +1,5 @@
 import Testing
-@testable import LodestoneService
+import LodestoneNetwork
 
 @Suite struct LineAssemblerTests {
     func feed(_ a: inout LineAssembler, _ chunks: [String]) -> [String] {

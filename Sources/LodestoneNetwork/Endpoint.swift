@@ -18,9 +18,9 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `HOST:PORT`, `HOST`, `:PORT` or `PORT`; nil with a reason when malformed.
-    public static func parse(_ text: String, defaultHost: String, defaultPort: UInt16?) -> Result<Endpoint, ConfigurationError> {
-        func bad(_ why: String) -> Result<Endpoint, ConfigurationError> {
-            .failure(ConfigurationError(key: "", "'\(text)' is not HOST:PORT (\(why))"))
+    public static func parse(_ text: String, defaultHost: String, defaultPort: UInt16?) -> Result<Endpoint, ParseError> {
+        func bad(_ why: String) -> Result<Endpoint, ParseError> {
+            .failure(ParseError(message: "'\(text)' is not HOST:PORT (\(why))"))
         }
         var host: Substring
         var portText: Substring?
@@ -56,6 +56,11 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
             return bad("a port is needed")
         }
         return .success(Endpoint(host: String(host), port: port))
+    }
+
+    /// Why a text is not an endpoint, as a sentence.
+    public struct ParseError: Error, Equatable, Sendable {
+        public var message: String
     }
 
     /// Whether the host is a loopback name or address.
