@@ -86,6 +86,12 @@ let package = Package(
         .testTarget(name: "LodestoneCommandLineTests", dependencies: ["LodestoneCommandLine"]),
         .testTarget(name: "LodestoneNetworkTests", dependencies: ["LodestoneNetwork"]),
         .testTarget(name: "LodestonePositionTests", dependencies: ["LodestonePosition", "LodestoneCore"]),
+        .testTarget(
+            name: "LodestoneSessionTests",
+            dependencies: ["LodestoneSession", "LodestoneCore", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
+                           "LodestoneGeomagnetism", "LodestoneIIO", "LodestoneJSON", "LodestoneLogs", "LodestoneNetwork",
+                           "LodestonePosition", "LodestoneSimulation"]
+        ),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
