@@ -43,7 +43,8 @@ let package = Package(
                            "LodestoneNetwork", "LodestonePosition"]
         ),
         // The Swift API: HeadingManager, in the manner of CLLocationManager.
-        .target(name: "Lodestone", dependencies: ["LodestoneCore"]),
+        .target(name: "Lodestone", dependencies: ["LodestoneCore", "LodestoneSession", "LodestoneSteering", "LodestoneIIO",
+                                                  "LodestonePosition", "LodestoneCalibrationStore"]),
         // Pure: bundled World Magnetic Model (WMM2025, WMMHR2025) evaluation. No I/O.
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
@@ -95,7 +96,7 @@ let package = Package(
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
-        .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation"]),
+        .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism"]),
         // Runs the built `lodestone` executable end to end.
         .testTarget(
             name: "LodestoneCLITests",

@@ -36,7 +36,11 @@ final class SampleRunner: @unchecked Sendable {
     }
 
     func start() throws(ServiceError) {
-        _ = try ServiceThread.start { [self] in run() }
+        do {
+            try SessionThread.start { [self] in run() }
+        } catch {
+            throw ServiceError(error)
+        }
     }
 
     private func describe(_ s: any SessionSource) {
