@@ -96,7 +96,9 @@ let package = Package(
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
-        .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism"]),
+        // The Swift API, and the example package under Examples/ built and run as a user would.
+        .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
+                                                           "LodestoneTestSupport"]),
         // Runs the built `lodestone` executable end to end.
         .testTarget(
             name: "LodestoneCLITests",
@@ -104,7 +106,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LodestoneIIOTests",
-            dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneLogs", "LodestoneTestSupport", "lodestone"]
+            dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneLogs", "LodestoneTestSupport", "LodestoneGeomagnetism",
+                           "lodestone"]
         ),
         .testTarget(
             name: "LodestoneGeomagnetismTests",

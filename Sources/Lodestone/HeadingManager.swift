@@ -36,6 +36,7 @@ public final class HeadingManager: Sendable {
         var headingContinuations: [Int: AsyncStream<Heading>.Continuation] = [:]
         var eventContinuations: [Int: AsyncStream<HeadingEvent>.Continuation] = [:]
         var adviceContinuations: [Int: AsyncStream<SteeringAdvice>.Continuation] = [:]
+        var updateContinuations: [Int: AsyncStream<HeadingUpdate>.Continuation] = [:]
         var nextID = 0
         var latest: Heading?
         var latestAdvice: SteeringAdvice?
@@ -200,6 +201,14 @@ public final class HeadingManager: Sendable {
         return stream
     }
 
+    /// A stream of delivered headings, each with the steering advice made for it (while
+    /// steering toward ``steeringTarget`` with a known position); starts updating if needed.
+    public func updates() -> AsyncStream<HeadingUpdate> {
+        let stream = subscribe(\.updateContinuations, keepingNewest: 256)
+        startUpdatingHeading()
+        return stream
+    }
+
     /// A stream of events (calibration prompts, disturbances, true north, source faults);
     /// it ends after the source ended (`sourceEnded` or `sourceFailed`).
     public func events() -> AsyncStream<HeadingEvent> {
@@ -267,36 +276,41 @@ public final class HeadingManager: Sendable {
         delegate?.headingManager(self, didReceive: event)
     }
 
-    func publish(_ heading: Heading) {
-        let (continuations, delegate) = state.withLock { s in
+    /// Publishes a delivered heading and the advice made for it.
+    func publish(_ heading: Heading, advice: SteeringAdvice?) {
+        let (headings, advices, updates, delegate) = state.withLock { s in
             s.latest = heading
-            return (s.headingContinuations.values.map { $0 }, s.delegate.value)
+            if let advice { s.latestAdvice = advice }
+            return (s.headingContinuations.values.map { $0 }, advice == nil ? [] : s.adviceContinuations.values.map { $0 },
+                    s.updateContinuations.values.map { $0 }, s.delegate.value)
         }
-        for c in continuations { c.yield(heading) }
+        for c in headings { c.yield(heading) }
+        for c in updates { c.yield(HeadingUpdate(heading: heading, advice: advice)) }
         delegate?.headingManager(self, didUpdate: heading)
-    }
-
-    func publish(_ advice: SteeringAdvice) {
-        let (continuations, delegate) = state.withLock { s in
-            s.latestAdvice = advice
-            return (s.adviceContinuations.values.map { $0 }, s.delegate.value)
-        }
-        for c in continuations { c.yield(advice) }
+        guard let advice else { return }
+        for c in advices { c.yield(advice) }
         delegate?.headingManager(self, didUpdate: advice)
     }
 
     /// The reader ended: streams finish (the event streams only when the source ended by itself).
     func finish(ended: Bool) {
-        let (headings, advice, events) = state.withLock { s in
+        let (headings, advice, updates, events) = state.withLock { s in
             s.running = false
             s.cancelRead = nil
             return (s.headingContinuations.values.map { $0 }, s.adviceContinuations.values.map { $0 },
-                    ended ? s.eventContinuations.values.map { $0 } : [])
+                    s.updateContinuations.values.map { $0 }, ended ? s.eventContinuations.values.map { $0 } : [])
         }
         for c in headings { c.finish() }
         for c in advice { c.finish() }
+        for c in updates { c.finish() }
         for c in events { c.finish() }
     }
+}
+
+/// A delivered heading and the steering advice made for it, if steering.
+public struct HeadingUpdate: Sendable {
+    public var heading: Heading
+    public var advice: SteeringAdvice?
 }
 
 /// A caller's source, read only by the manager's one reading thread.

@@ -92,24 +92,22 @@ struct HeadingReader {
                 for e in session.takeEvents() { manager.post(e) }
             }
             guard let heading else { return }
-            manager.publish(heading)
-            steer(heading)
+            manager.publish(heading, advice: steer(heading))
         }
 
-        /// Advice toward the target with each delivered heading, once the position is known.
-        private mutating func steer(_ heading: Heading) {
+        /// Advice toward the target for a delivered heading, once the position is known.
+        private mutating func steer(_ heading: Heading) -> SteeringAdvice? {
             let (target, settings, generation) = manager.state.withLock { ($0.target, $0.steeringSettings, $0.steeringGeneration) }
             guard let target else {
                 advisor = nil
-                return
+                return nil
             }
             if advisor?.generation != generation {
-                guard let fresh = try? TurnAdvisor(settings: settings) else { return }
+                guard let fresh = try? TurnAdvisor(settings: settings) else { return nil }
                 advisor = (generation, target, fresh)
             }
-            guard let p = session.trueNorth.position, let here = try? GeoCoordinate(latitude: p.latitude, longitude: p.longitude) else { return }
-            let advice = advisor!.advisor.advise(from: here, to: advisor!.target, heading: heading.trueHeading, groundSpeed: p.speed)
-            manager.publish(advice)
+            guard let p = session.trueNorth.position, let here = try? GeoCoordinate(latitude: p.latitude, longitude: p.longitude) else { return nil }
+            return advisor!.advisor.advise(from: here, to: advisor!.target, heading: heading.trueHeading, groundSpeed: p.speed)
         }
 
         /// Settings changed by the caller: the session takes them (profiles read again when
