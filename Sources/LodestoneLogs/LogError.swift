@@ -10,6 +10,8 @@ public struct LogError: Error, CustomStringConvertible, Equatable, Sendable {
         case wrongColumnCount
         case notANumber
         case notFinite
+        /// A number outside what the column allows (a negative speed, a track past 360°).
+        case outOfRange
         case timeWentBackwards
         case lineTooLong
         case badMetadata

@@ -13,6 +13,9 @@ import LodestoneCore
 /// native log (its JSON metadata line follows); anything else is plain CSV.
 /// Columns are found by name in the header line; `#` lines are comments.
 /// Every line is checked: column count, numbers, finiteness, time order.
+/// The optional `speed` (m/s, ≥ 0) and `track` (degrees from true north,
+/// 0–360) columns of a position source may be empty or `nan` where it knew
+/// none; they become ``SensorSample/speed`` and ``SensorSample/track``.
 /// With ``Options/skipBadLines`` a bad line is counted and skipped instead of
 /// ending the stream with an error.
 public final class LogReader: SensorSource {
@@ -44,32 +47,41 @@ public final class LogReader: SensorSource {
     /// Column names of the header, in file order.
     public private(set) var columns: [String] = []
     public private(set) var hasGyroscope = false
+    /// Whether the log has a `speed` column, and a `track` column.
+    public private(set) var hasSpeed = false
+    public private(set) var hasTrack = false
     /// Values of ``Options/extraColumns`` for the last sample returned (may be non-finite).
-    public var extraValues: [Double] { Array(UnsafeBufferPointer(start: slots + 10, count: options.extraColumns.count)) }
+    public var extraValues: [Double] {
+        Array(UnsafeBufferPointer(start: slots + Self.sampleSlots, count: options.extraColumns.count))
+    }
     /// Bad lines skipped so far, and the first few of them.
     public private(set) var skippedLineCount = 0
     public private(set) var skippedLines: [LogError] = []
     @exclusivity(unchecked) public private(set) var sampleCount = 0
 
     private let reader: LineReader
-    /// For each file column: -1 ignore, 0 time, 1…9 accel/mag/gyro, 10+ extras.
+    /// For each file column: -1 ignore, 0 time, 1…9 accel/mag/gyro, 10 speed,
+    /// 11 track, 12+ extras.
     @exclusivity(unchecked) private var roles = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
-    /// Unit conversion factor of each of the ten sample slots.
+    /// Unit conversion factor of each of the sample slots.
     private let scales: UnsafeMutablePointer<Double>
-    /// Parsed values: ten sample slots, then the extras.
+    /// Parsed values: the sample slots, then the extras.
     private let slots: UnsafeMutablePointer<Double>
     @exclusivity(unchecked) private var lastTime = -Double.infinity
 
-    private static let roleNames = LogColumns.required + LogColumns.angularRate
+    private static let roleNames = LogColumns.required + LogColumns.angularRate + LogColumns.groundTrack
+    private static let sampleSlots = 12
+    private static let speedRole = 10
+    private static let trackRole = 11
 
     /// Opens `path` (`-` for standard input) and reads its header.
     public init(path: String, options: Options = Options()) throws(LogError) {
         self.path = path
         self.options = options
-        scales = .allocate(capacity: 10)
-        scales.initialize(repeating: 1, count: 10)
-        slots = .allocate(capacity: 10 + options.extraColumns.count)
-        slots.initialize(repeating: .nan, count: 10 + options.extraColumns.count)
+        scales = .allocate(capacity: Self.sampleSlots)
+        scales.initialize(repeating: 1, count: Self.sampleSlots)
+        slots = .allocate(capacity: Self.sampleSlots + options.extraColumns.count)
+        slots.initialize(repeating: .nan, count: Self.sampleSlots + options.extraColumns.count)
         do {
             reader = try LineReader(path: path, bufferSize: options.bufferSize)
         } catch {
@@ -183,13 +195,15 @@ public final class LogReader: SensorSource {
             throw failure(.missingColumns, line: line, "header lacks column(s) \(extrasMissing.joined(separator: ", ")) needed here")
         }
         hasGyroscope = gyroFound.count == 3
+        hasSpeed = seen.contains(LogColumns.speed)
+        hasTrack = seen.contains(LogColumns.track)
         columns = names
         roles = .allocate(capacity: names.count)
         for (i, name) in names.enumerated() {
             if let r = Self.roleNames.firstIndex(of: name) {
                 roles[i] = r
             } else if let e = options.extraColumns.firstIndex(where: { $0.lowercased() == name }) {
-                roles[i] = 10 + e
+                roles[i] = Self.sampleSlots + e
             } else {
                 roles[i] = -1
             }
@@ -210,10 +224,12 @@ public final class LogReader: SensorSource {
             }
             sampleCount += 1
             let v = slots
+            let speed = v[Self.speedRole], track = v[Self.trackRole]
             return SensorSample(time: v[0],
                                 acceleration: Vector3(v[1], v[2], v[3]),
                                 magneticField: Vector3(v[4], v[5], v[6]),
-                                angularRate: hasGyroscope ? Vector3(v[7], v[8], v[9]) : nil)
+                                angularRate: hasGyroscope ? Vector3(v[7], v[8], v[9]) : nil,
+                                speed: speed.isNaN ? nil : speed, track: track.isNaN ? nil : track)
         }
         if sampleCount == 0 && skippedLineCount == 0 {
             throw failure(.noSamples, "the file has a header but no samples")
@@ -238,16 +254,20 @@ public final class LogReader: SensorSource {
                 let role = roles[column]
                 if role >= 0 {
                     let field = UnsafeBufferPointer(start: fieldStart, count: fieldEnd - fieldStart)
-                    guard let value = DecimalParser.parse(field) else {
-                        throw fieldError(.notANumber, column: column, field: field, "is not a number")
-                    }
-                    if role < 10 {
-                        guard value.isFinite else {
-                            throw fieldError(.notFinite, column: column, field: field, "is not a finite number")
-                        }
-                        slots[role] = value * scales[role]
+                    if role == Self.speedRole || role == Self.trackRole {
+                        try parseGroundTrack(field, role: role, column: column)
                     } else {
-                        slots[role] = value
+                        guard let value = DecimalParser.parse(field) else {
+                            throw fieldError(.notANumber, column: column, field: field, "is not a number")
+                        }
+                        if role < Self.sampleSlots {
+                            guard value.isFinite else {
+                                throw fieldError(.notFinite, column: column, field: field, "is not a finite number")
+                            }
+                            slots[role] = value * scales[role]
+                        } else {
+                            slots[role] = value
+                        }
                     }
                 }
             }
@@ -265,6 +285,34 @@ public final class LogReader: SensorSource {
                         "time goes backwards: \(t) s after \(lastTime) s; samples must be in time order")
         }
         lastTime = t
+    }
+
+    /// A `speed` or `track` field: empty or `nan` where the position source
+    /// knew none; otherwise a speed ≥ 0 m/s or a track of 0–360°.
+    private func parseGroundTrack(_ field: UnsafeBufferPointer<UInt8>, role: Int, column: Int) throws(LogError) {
+        if Self.isBlank(field) {
+            slots[role] = .nan
+            return
+        }
+        guard let value = DecimalParser.parse(field) else {
+            throw fieldError(.notANumber, column: column, field: field,
+                             "is not a number (leave it empty, or write nan, where it is unknown)")
+        }
+        guard !value.isNaN else {
+            slots[role] = .nan
+            return
+        }
+        if role == Self.speedRole {
+            guard value.isFinite, value >= 0 else {
+                throw fieldError(.outOfRange, column: column, field: field, "is not a ground speed: it must be ≥ 0 m/s")
+            }
+        } else {
+            guard value.isFinite, (0...360).contains(value) else {
+                throw fieldError(.outOfRange, column: column, field: field,
+                                 "is not a track: it must be 0–360 degrees from true north")
+            }
+        }
+        slots[role] = value
     }
 
     private func fieldError(_ kind: LogError.Kind, column: Int, field: UnsafeBufferPointer<UInt8>, _ what: String) -> LogError {

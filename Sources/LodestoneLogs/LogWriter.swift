@@ -18,6 +18,8 @@ public final class LogWriter {
     public let path: String
     public let columns: [String]
     public let gyroscope: Bool
+    /// Whether the `speed` and `track` columns are written (empty where a sample has none).
+    public let groundTrack: Bool
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var lastTime = -Double.infinity
@@ -25,11 +27,12 @@ public final class LogWriter {
     public static let magicLine = "# lodestone-log 1"
 
     /// Creates `path` (replacing it), or appends to it when `append` is set and it exists.
-    public init(path: String, metadata: LogMetadata?, gyroscope: Bool, extraColumns: [String] = [],
-                append: Bool = false) throws(LogError) {
+    public init(path: String, metadata: LogMetadata?, gyroscope: Bool, groundTrack: Bool = false,
+                extraColumns: [String] = [], append: Bool = false) throws(LogError) {
         self.path = path
         self.gyroscope = gyroscope
-        columns = LogColumns.header(gyroscope: gyroscope, extra: extraColumns)
+        self.groundTrack = groundTrack
+        columns = LogColumns.header(gyroscope: gyroscope, groundTrack: groundTrack, extra: extraColumns)
         buffer.reserveCapacity(1 << 16)
         var exists = false
         if append, access(path, F_OK) == 0 {
@@ -92,6 +95,15 @@ public final class LogWriter {
         if gyroscope {
             let g = sample.angularRate ?? .zero
             line += ",\(g.x),\(g.y),\(g.z)"
+        }
+        if groundTrack {
+            if let v = sample.speed, !(v >= 0) {
+                throw LogError(.outOfRange, file: path, "sample at \(sample.time) s has ground speed \(v); it must be ≥ 0 m/s")
+            }
+            if let v = sample.track, !(0...360).contains(v) {
+                throw LogError(.outOfRange, file: path, "sample at \(sample.time) s has track \(v); it must be 0–360 degrees")
+            }
+            line += "," + (sample.speed.map { "\($0)" } ?? "") + "," + (sample.track.map { "\($0)" } ?? "")
         }
         return line
     }

@@ -16,11 +16,26 @@ public struct SimulatedEnvironment: Hashable, Sendable {
     public var dip: Double
     /// Specific force at rest, m/s².
     public var gravity: Double
+    /// Degrees north: sets the Earth's rate that a gyroscope senses.
+    public var latitude: Double
+    /// Degrees east of true north that magnetic north lies: true = magnetic + declination.
+    public var declination: Double
 
-    public init(fieldStrength: Double = 50, dip: Double = 65, gravity: Double = 9.80665) {
+    public init(fieldStrength: Double = 50, dip: Double = 65, gravity: Double = 9.80665, latitude: Double = 50,
+                declination: Double = 0) {
         self.fieldStrength = fieldStrength
         self.dip = dip
         self.gravity = gravity
+        self.latitude = latitude
+        self.declination = declination
+    }
+
+    /// The Earth's rotation, rad/s (sidereal), in this ENU frame whose north is
+    /// magnetic north: true north lies `declination` west of it.
+    public var earthRate: Vector3 {
+        let omega = 7.292115e-5
+        let lat = latitude * Angle.radiansPerDegree, d = declination * Angle.radiansPerDegree
+        return Vector3(-cos(lat) * sin(d), cos(lat) * cos(d), sin(lat)) * omega
     }
 
     /// The field vector in ENU: north and down components.

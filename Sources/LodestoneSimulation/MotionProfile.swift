@@ -10,7 +10,9 @@ public struct MotionProfile: Hashable, Sendable {
         /// Continuous yaw at `rate` degrees per second, starting from `start`.
         case spin(start: BoardAttitude, rate: Double, duration: Double)
         /// Continuous motion: heading, pitch and roll oscillate around `center`
-        /// with the given amplitudes (degrees) and period (seconds).
+        /// with the given amplitudes (degrees) and period (seconds). The swing
+        /// fades in and out over a quarter period (or half the segment), so the
+        /// segment starts and ends at `center` and joins its neighbours without a jump.
         case sway(center: BoardAttitude, amplitude: BoardAttitude, period: Double, duration: Double)
 
         public var duration: Double {
@@ -33,12 +35,21 @@ public struct MotionProfile: Hashable, Sendable {
                                      roll: from.roll + (to.roll - from.roll) * eased).quaternion
             case .spin(let a, let rate, _):
                 return BoardAttitude(heading: a.heading + rate * t, pitch: a.pitch, roll: a.roll).quaternion
-            case .sway(let c, let amp, let period, _):
+            case .sway(let c, let amp, let period, let d):
                 let phase = 2 * Double.pi * t / period
-                return BoardAttitude(heading: c.heading + amp.heading * sine(phase),
-                                     pitch: c.pitch + amp.pitch * sine(phase * 1.3 + 1),
-                                     roll: c.roll + amp.roll * sine(phase * 0.7 + 2)).quaternion
+                let e = Self.swayEnvelope(t, period: period, duration: d).value
+                return BoardAttitude(heading: c.heading + e * amp.heading * sine(phase),
+                                     pitch: c.pitch + e * amp.pitch * sine(phase * 1.3 + 1),
+                                     roll: c.roll + e * amp.roll * sine(phase * 0.7 + 2)).quaternion
             }
+        }
+
+        /// The sway's fade: 0 at both ends, 1 after a quarter period, with its derivatives.
+        static func swayEnvelope(_ t: Double, period: Double, duration: Double) -> Jet {
+            let fade = min(period / 4, duration / 2)
+            let rise = SmoothStep.jet(t, start: 0, duration: fade)
+            let fall = SmoothStep.jet(duration - t, start: 0, duration: fade)
+            return rise * Jet(fall.value, rate: -fall.rate, acceleration: fall.acceleration)
         }
     }
 

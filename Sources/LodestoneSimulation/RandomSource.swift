@@ -29,6 +29,16 @@ public struct RandomSource: RandomNumberGenerator, Sendable {
         Double(next() >> 11) * 0x1.0p-53
     }
 
+    /// Uniform in `range`.
+    public mutating func uniform(in range: ClosedRange<Double>) -> Double {
+        range.lowerBound + (range.upperBound - range.lowerBound) * uniform()
+    }
+
+    /// +1 or −1, evenly.
+    public mutating func sign() -> Double {
+        next() & 1 == 0 ? 1 : -1
+    }
+
     /// Standard normal, by the Box–Muller transform.
     public mutating func gaussian() -> Double {
         if let g = spareGaussian {

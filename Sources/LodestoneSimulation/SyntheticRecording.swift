@@ -4,8 +4,9 @@ import LodestoneCore
 ///
 /// Readings are the truth field and specific force rotated into the body
 /// frame, distorted by the ``SensorErrorModel`` and a seeded noise source.
-/// The gyroscope reads the constant body rate that carries the previous
-/// truth attitude into the current one, plus bias and noise.
+/// The gyroscope reads the true body rate at the sample's instant (exact,
+/// from the profile's ``MotionProfile/attitudePath``), plus bias and noise.
+/// For translation, sensor rates and bias walks, see ``ScenarioRecording``.
 public struct SyntheticRecording: SensorSource, Sendable {
     public let profile: MotionProfile
     public let environment: SimulatedEnvironment
@@ -34,7 +35,7 @@ public struct SyntheticRecording: SensorSource, Sendable {
     private var random: RandomSource
     private var index = 0
     private let count: Int
-    private var previousAttitude: Quaternion?
+    private let path: AttitudePath
     /// The truth attitude of the last sample returned.
     public private(set) var truth: Quaternion = .identity
 
@@ -46,6 +47,7 @@ public struct SyntheticRecording: SensorSource, Sendable {
         self.errors = errors
         self.includesGyroscope = includesGyroscope
         random = RandomSource(seed: seed)
+        path = profile.attitudePath
         count = Int((profile.duration * rate).rounded(.down)) + 1
     }
 
@@ -70,11 +72,9 @@ public struct SyntheticRecording: SensorSource, Sendable {
         for c in carriedFields where t >= c.start && t < c.end { field += c.field }
         var rate: Vector3?
         if includesGyroscope {
-            let delta = (previousAttitude.map { $0.conjugate * q } ?? .identity).rotationVector * self.rate
             let (gx, gy, gz) = random.gaussianVector(sigma: errors.gyroscopeNoise)
-            rate = delta + errors.gyroscopeBias + Vector3(gx, gy, gz)
+            rate = path.state(at: t).rate + errors.gyroscopeBias + Vector3(gx, gy, gz)
         }
-        previousAttitude = q
         return SensorSample(time: t, acceleration: acceleration, magneticField: field, angularRate: rate)
     }
 }

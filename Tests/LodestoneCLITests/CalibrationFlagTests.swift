@@ -12,7 +12,7 @@ import Testing
     func fixtures() throws -> (profile: String, log: String) {
         let tumble = scratch.path("tumble.lslog"), holds = scratch.path("holds.lslog"), profile = scratch.path("good.json")
         try F.simulate(tumble, ["--scenario", "tumble"])
-        try F.simulate(holds, ["--scenario", "holds", "--tilt", "20", "--duration", "10"])
+        try F.simulate(holds, ["--scenario", "holds", "--tilt", "20"])
         let r = try CommandRunner.run(["calibrate", "--from", tumble, "-o", profile])
         guard r.status == 0 else { throw F.Failure(r.stdout + r.stderr) }
         return (profile, holds)

@@ -8,7 +8,7 @@ import Testing
 ///
 /// At a tenth of the recorded rate the gyro is integrated coarsely, so only the
 /// slow trials and the attached-magnet trials are checked here, with bounds
-/// well above what the full-rate benchmark reaches (tools/broad-side-by-side.py)
+/// well above what the full-rate benchmark reaches (tools/side-by-side.py)
 /// and well below a plain tilt-compensated compass on the same data.
 @Suite struct AttitudeFusionBROADTests {
     static let directory = "broad/csv_decim10"

@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneCore
 import LodestoneGeomagnetism
+import LodestoneLogs
 import LodestoneSimulatedBoard
 import LodestoneTestSupport
 import Testing
@@ -29,21 +30,18 @@ struct WatchWithGpsdTests {
         }.joined()
     }
 
-    @Test func trueHeadingFollowsGpsdsFixes() async throws {
-        try #require(Lodestone.namespaceProblem == nil, "namespace tests cannot run: \(Lodestone.namespaceProblem ?? "")")
-        try #require(Self.toolsProblem == nil || !SharedData.isInCI, "\(Self.toolsProblem ?? "")")
-        guard Self.toolsProblem == nil else { return }
-        let scratch = TemporaryDirectory()
+    /// Runs `lodestone arguments…` on a simulated board with gpsd on 127.0.0.1:29470: in the
+    /// board's namespace, loopback up, a devpts of its own for gpsfake's pty, gpsfake (as nobody,
+    /// restarted until gpsd lists its device) 1 s after the command started; it stops 4 s
+    /// later, so that the fix grows old.
+    func runWithGpsd(_ arguments: [String], scratch: TemporaryDirectory) async throws -> CommandOutput {
         let dir = scratch.directory
         scratch.file("track.nmea", Self.track(fixes: 30))
         try FileManager.default.createDirectory(atPath: dir + "/gpsfake-tmp", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
-        let attitude = Quaternion(axis: .unitZ, angle: 37 * Angle.radiansPerDegree)
-        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: attitude)
+        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Quaternion(axis: .unitZ, angle: 37 * Angle.radiansPerDegree))
         defer { board.remove() }
         board.start()
-        // In the board's namespace: loopback up, a devpts of its own for gpsfake's pty, gpsfake
-        // (as nobody, restarted until gpsd lists its device) after watch has started; it stops
-        // after 4 s so that the fix grows old.
+        let command = ([Lodestone.executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let script = """
             set -u
             ip link set lo up
@@ -62,10 +60,23 @@ struct WatchWithGpsdTests {
               sleep 4
               kill -9 -$G
             ) > helper.log 2>&1 &
-            exec '\(Lodestone.executable)' watch --gpsd 127.0.0.1:29470 --max-fix-age 1.5 --year 2026.9 --mode polled --rate 50 --heading-filter 0 --count 700
+            exec \(command)
             """
         let out = try await Lodestone.run(on: board, program: ["bash", "-c", script])
         #expect(out.status == 0, "\(out.stderr.suffix(600)) \(String(decoding: FileManager.default.contents(atPath: dir + "/gpsfake.log") ?? Data(), as: UTF8.self))")
+        return out
+    }
+
+    func requireTools() throws -> Bool {
+        try #require(Lodestone.namespaceProblem == nil, "namespace tests cannot run: \(Lodestone.namespaceProblem ?? "")")
+        try #require(Self.toolsProblem == nil || !SharedData.isInCI, "\(Self.toolsProblem ?? "")")
+        return Self.toolsProblem == nil
+    }
+
+    @Test func trueHeadingFollowsGpsdsFixes() async throws {
+        guard try requireTools() else { return }
+        let out = try await runWithGpsd(["watch", "--gpsd", "127.0.0.1:29470", "--max-fix-age", "1.5", "--year", "2026.9", "--mode", "polled",
+                                         "--rate", "50", "--heading-filter", "0", "--count", "700"], scratch: TemporaryDirectory())
         let trueNorth = out.events.filter { ($0["event"] as? String)?.hasPrefix("trueHeading") == true }
             .map { "\($0["event"] as? String ?? "") \($0["reason"] as? String ?? "")" }
         #expect(trueNorth.first == "trueHeadingUnavailable gpsdUnreachable", "\(trueNorth)")
@@ -82,5 +93,24 @@ struct WatchWithGpsdTests {
         #expect(out.headings.first?["declination"] is NSNull && out.headings.last?["declination"] is NSNull,
                 "null before the first fix and after it grew old")
         print("measured watch --gpsd: \(located.count) of \(out.headings.count) headings with true heading; events \(trueNorth)")
+    }
+
+    /// `record --gpsd` writes each sample's ground speed and track from the fresh fix (2.5 kn
+    /// on course 45°), empty before the first fix and once it grew old; replay reads them back.
+    @Test func recordWritesSpeedAndTrack() async throws {
+        guard try requireTools() else { return }
+        let scratch = TemporaryDirectory()
+        let log = scratch.directory + "/drive.lslog"
+        _ = try await runWithGpsd(["record", "-o", log, "--duration", "9", "--gpsd", "127.0.0.1:29470", "--mode", "polled", "--rate", "50"],
+                                  scratch: scratch)
+        let reader = try LogReader(path: log)
+        #expect(reader.columns.contains("speed") && reader.columns.contains("track"), "\(reader.columns)")
+        var samples: [SensorSample] = []
+        while let s = try reader.nextSample() { samples.append(s) }
+        let aided = samples.filter { $0.speed != nil }
+        #expect(samples.first?.speed == nil && samples.last?.speed == nil, "none before the first fix, none once it is old")
+        #expect(aided.count > 50, "\(aided.count) of \(samples.count)")
+        #expect(aided.allSatisfy { abs($0.speed! - 2.5 * 1852 / 3600) < 0.001 && $0.track == 45 })
+        print("measured record --gpsd: \(aided.count) of \(samples.count) samples with speed and track")
     }
 }

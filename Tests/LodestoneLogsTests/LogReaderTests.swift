@@ -42,6 +42,20 @@ private func readAll(_ path: String, _ options: LogReader.Options = .init()) -> 
                                          angularRate: Vector3(0.1, 0.2, 0.3))])
     }
 
+    /// A position source's ground speed and track: read when present, nil
+    /// where the field is empty or nan, and nil throughout without the columns.
+    @Test func groundSpeedAndTrackColumnsAreRead() throws {
+        let path = dir.file("speed.csv", "\(header),track,speed\n0,0,0,9.81,20,0,-40,359.5,12.25\n0.01,0,0,9.81,20,0,-40,,3\n"
+                            + "0.02,0,0,9.81,20,0,-40,nan,nan\n0.03,0,0,9.81,20,0,-40,0, 0 \n")
+        let (samples, error, reader) = readAll(path)
+        #expect(error == nil)
+        #expect(reader?.hasSpeed == true && reader?.hasTrack == true)
+        #expect(samples.map(\.speed) == [12.25, 3, nil, 0])
+        #expect(samples.map(\.track) == [359.5, nil, nil, 0])
+        let plain = readAll(dir.file("plain.csv", "\(header)\n0,0,0,9.81,20,0,-40\n"))
+        #expect(plain.samples[0].speed == nil && plain.samples[0].track == nil && plain.reader?.hasSpeed == false)
+    }
+
     @Test func extraColumnsAreReturnedAndMayBeNaN() throws {
         let path = dir.file("c.csv", "\(header),truth_w\n0,0,0,9.81,20,0,-40,nan\n1,0,0,9.81,20,0,-40,0.5\n")
         let r = try LogReader(path: path, options: .init(extraColumns: ["truth_w"]))
@@ -65,6 +79,13 @@ private func readAll(_ path: String, _ options: LogReader.Options = .init()) -> 
         ("missing-col.csv", "time,accel_x,accel_y,accel_z,mag_x,mag_y\n0,0,0,9.81,20,0\n", .missingColumns, 1, "mag_z"),
         ("partial-gyro.csv", "\(header),gyro_x\n0,0,0,9.81,20,0,-40,0\n", .missingColumns, 1, "gyro"),
         ("dup.csv", "\(header),mag_x\n", .duplicateColumn, 1, "mag_x"),
+        ("negative-speed.csv", "\(header),speed\n0,0,0,9.81,20,0,-40,3\n1,0,0,9.81,20,0,-40,-0.5\n", .outOfRange, 3,
+         "column speed: '-0.5' is not a ground speed"),
+        ("text-speed.csv", "\(header),speed\n0,0,0,9.81,20,0,-40,fast\n", .notANumber, 2, "column speed: 'fast' is not a number"),
+        ("inf-speed.csv", "\(header),speed\n0,0,0,9.81,20,0,-40,inf\n", .outOfRange, 2, "column speed"),
+        ("track-400.csv", "\(header),speed,track\n0,0,0,9.81,20,0,-40,3,400\n", .outOfRange, 2,
+         "column track: '400' is not a track: it must be 0–360 degrees"),
+        ("track-negative.csv", "\(header),track\n0,0,0,9.81,20,0,-40,-10\n", .outOfRange, 2, "column track"),
     ])
     func badInputIsReportedWithFileAndLine(name: String, contents: String, kind: LogError.Kind, line: Int, message: String) throws {
         let path = dir.file(name, contents)

@@ -29,6 +29,40 @@ import LodestoneSimulation
         #expect(read == written) // every Double survives text exactly
     }
 
+    /// Speed and track survive a native log, gaps included, and replay unchanged.
+    @Test func groundSpeedAndTrackRoundTrip() throws {
+        let path = dir.path("drive.lslog")
+        var sensors = SensorSuite.typical
+        sensors.groundSpeed = GroundSpeedModel(minimumTrackSpeed: 5)
+        var rec = ScenarioRecording(scenario: .drive(.init(duration: 60, seed: 4)), sensors: sensors, rate: 20)
+        let writer = try LogWriter(path: path, metadata: LogMetadata(rate: 20, source: "simulation"), gyroscope: true,
+                                   groundTrack: true)
+        var written: [SensorSample] = []
+        while let s = rec.nextSample() {
+            try writer.write(s)
+            written.append(s)
+        }
+        try writer.finish()
+        #expect(written.contains { $0.speed != nil && $0.track == nil }, "parked: speed without a track")
+        #expect(written.contains { $0.track != nil })
+        let reader = try LogReader(path: path)
+        #expect(reader.columns.suffix(2) == ["speed", "track"])
+        var read: [SensorSample] = []
+        while let s = try reader.nextSample() { read.append(s) }
+        #expect(read == written)
+    }
+
+    @Test func writerRefusesSpeedsAndTracksItCouldNotReadBack() throws {
+        let writer = try LogWriter(path: dir.path("bad.csv"), metadata: nil, gyroscope: false, groundTrack: true)
+        let sample = SensorSample(time: 0, acceleration: Vector3(0, 0, 9.81), magneticField: Vector3(20, 0, -40))
+        var bad = sample
+        bad.speed = -1
+        #expect(throws: LogError.self) { try writer.write(bad) }
+        bad.speed = 3
+        bad.track = 361
+        #expect(throws: LogError.self) { try writer.write(bad) }
+    }
+
     @Test func appendingContinuesTheLogAndChecksColumns() throws {
         let path = dir.path("append.lslog")
         let meta = LogMetadata(start: "2026-11-30T04:00:00Z")

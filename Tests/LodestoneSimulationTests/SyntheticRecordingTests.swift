@@ -26,15 +26,19 @@ import LodestoneSimulation
         #expect(abs(q.heading(of: .unitY) - 40) < 1e-9)
     }
 
+    /// The gyroscope reads the instantaneous body rate; integrating its
+    /// samples by the trapezoid rule follows the truth closely at 200 Hz.
     @Test func gyroscopeIntegratesToTheTruth() {
         var rec = SyntheticRecording(profile: .demo, rate: 200, includesGyroscope: true)
         var q = rec.profile.attitude(at: 0)
-        var first = true
+        var previous: Vector3?
+        var worst = 0.0
         while let s = rec.nextSample() {
-            if first { first = false; continue }
-            q = (q * Quaternion(rotationVector: s.angularRate! / 200)).normalized
+            if let p = previous { q = (q * Quaternion(rotationVector: (p + s.angularRate!) / 2 / 200)).normalized }
+            previous = s.angularRate
+            worst = max(worst, (q.conjugate * rec.truth).angle * Angle.degreesPerRadian)
         }
-        #expect(abs(abs(q.dot(rec.truth)) - 1) < 1e-9)
+        #expect(worst < 0.01, "integrated gyroscope strays \(worst)° from the truth")
     }
 
     @Test func exactCalibrationUndoesHardAndSoftIron() throws {

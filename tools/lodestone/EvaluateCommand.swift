@@ -7,6 +7,7 @@ import LodestoneCommandLine
 import LodestoneCore
 import LodestoneLogs
 import LodestoneSession
+import LodestoneSimulation
 
 /// `lodestone evaluate`: heading error against a ground-truth attitude, BROAD's way.
 enum EvaluateCommand: Command {
@@ -17,92 +18,108 @@ enum EvaluateCommand: Command {
         Each FILE is a log (plain CSV or native) with extra columns truth_w,truth_x,
         truth_y,truth_z: the true attitude, body → ENU, north = magnetic north, as
         [w,x,y,z]; rows with a NaN truth are skipped. An optional 0/1 column 'movement'
-        selects the samples that are scored (all samples when absent).
+        selects the samples that are scored (all samples when absent). 'lodestone simulate
+        --truth' writes these columns.
 
         The metric is BROAD's (Laidig et al., Data 2021): the earth-frame error
-        quaternion q_err = q_est ⊗ q_ref⁻¹ and the heading error 2·atan(|z/w|), which
-        does not depend on the forward axis. Printed per file: RMSE over the scored
-        samples, and the fraction of them whose error lies within ±headingAccuracy
-        (coverage; an honest accuracy covers about two thirds or more). Samples whose
-        accuracy is invalid (−1: the heading must not be used) count as not covered; the
-        share of them, and the coverage among valid samples, are printed too.
+        quaternion q_err = q_est ⊗ q_ref⁻¹, the heading error 2·atan(|z/w|), which does
+        not depend on the forward axis, and the inclination (tilt) error
+        2·acos(√(w² + z²)). Printed per file: both RMSEs over the scored samples; the
+        share of them whose accuracy is invalid (−1: the heading must not be used); and,
+        among the valid ones, the share whose error lies within ±headingAccuracy (an
+        honest accuracy, about 1σ, covers 55–85 %) and the share beyond 3 × headingAccuracy
+        (it should be at most 1 %).
+
+        --forward AXIS scores the heading of that body axis instead: the difference
+        between the delivered magneticHeading and the truth's heading of the axis. Samples
+        where the true axis is within 10° of vertical (its heading undefined) are not
+        scored. --heading-filter DEG scores what an app that set that headingFilter holds:
+        at each sample, the last heading delivered (default 0: every sample's heading).
         tools/broad-to-csv.py converts BROAD's HDF5 trials to this format.
         """
-    static let options: [CommandLineOption] = HeadingFlags.pipeline.filter { o in !refusals.contains { $0.0 == o.name } } + [
+    static let options: [CommandLineOption] = HeadingFlags.pipeline.filter { $0.name != "auto-calibrate" } + [
         .flag("json", "Print one JSON object per file, then one for the mean."),
-    ] + refusals.map { .refused($0.0, $0.1) }
-
-    /// Pipeline options that cannot change what evaluate measures.
-    static let refusals = [
-        ("heading-filter", "evaluate scores every sample; a headingFilter would only leave out the samples it holds back"),
-        ("forward", "BROAD's heading error compares whole attitudes, which does not depend on the forward axis"),
-        ("auto-calibrate", "evaluate measures a fixed calibration and never rewrites profiles; replay --auto-calibrate follows the hard iron"),
+        .refused("auto-calibrate", "evaluate measures a fixed calibration and never rewrites profiles; replay --auto-calibrate follows the hard iron"),
     ]
 
     struct Result {
         var file: String
-        var scored = 0
-        var sumSquares = 0.0
-        var covered = 0
-        var invalid = 0
-        var rmse: Double { scored > 0 ? (sumSquares / Double(scored)).squareRoot() : .nan }
-        var coverage: Double { scored > 0 ? Double(covered) / Double(scored) : .nan }
-        /// Coverage among the samples whose accuracy was valid (not −1).
-        var validCoverage: Double { scored > invalid ? Double(covered) / Double(scored - invalid) : .nan }
-        var invalidShare: Double { scored > 0 ? Double(invalid) / Double(scored) : .nan }
+        var score = HeadingScore()
     }
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         let files = try arguments.positionals(required: 1, optional: .max - 1, "FILE")
         var settings = try HeadingFlags.configuration(arguments).session
-        settings.headingFilter = 0
+        if arguments.string("heading-filter") == nil { settings.headingFilter = 0 }
+        let forward = arguments.string("forward") != nil ? settings.estimator.forwardAxis : nil
         var results: [Result] = []
         for file in files {
-            results.append(try evaluate(file, settings: settings))
+            results.append(try evaluate(file, settings: settings, forward: forward))
         }
-        let mean = results.map(\.rmse).reduce(0, +) / Double(results.count)
-        let meanCoverage = results.map(\.coverage).reduce(0, +) / Double(results.count)
         if arguments.flag("json") {
-            let j = JSONLineBuilder()
-            for r in results {
-                j.beginObject()
-                j.string("file", r.file)
-                j.integer("scored", r.scored)
-                j.number("headingRMSE", r.rmse, decimals: 3)
-                j.number("accuracyCoverage", r.coverage, decimals: 4)
-                j.integer("invalid", r.invalid)
-                j.number("validCoverage", r.validCoverage, decimals: 4)
-                j.endObject()
-            }
-            j.beginObject()
-            j.string("file", "mean")
-            j.number("headingRMSE", mean, decimals: 3)
-            j.number("accuracyCoverage", meanCoverage, decimals: 4)
-            j.endObject()
-            print(j.text, terminator: "")
+            printJSON(results)
         } else {
-            let width = max(12, results.map { basename($0.file).count }.max() ?? 0) + 2
-            print("file".padded(to: width) + "scored   heading RMSE   within ±accuracy   invalid   within, of valid")
-            for r in results {
-                print(basename(r.file).padded(to: width)
-                      + String(r.scored).padded(to: 9)
-                      + (fixed(r.rmse, 2) + "°").padded(to: 15)
-                      + (fixed(r.coverage * 100, 1) + "%").padded(to: 19)
-                      + (fixed(r.invalidShare * 100, 1) + "%").padded(to: 10)
-                      + fixed(r.validCoverage * 100, 1) + "%")
-            }
-            if results.count > 1 {
-                print("mean".padded(to: width + 9)
-                      + (fixed(mean, 2) + "°").padded(to: 15)
-                      + fixed(meanCoverage * 100, 1) + "%")
-            }
+            printTable(results)
         }
         return .success
     }
 
+    static func mean(_ results: [Result], _ value: (HeadingScore) -> Double) -> Double {
+        results.map { value($0.score) }.reduce(0, +) / Double(results.count)
+    }
+
+    static func printJSON(_ results: [Result]) {
+        let j = JSONLineBuilder()
+        for r in results {
+            let s = r.score
+            j.beginObject()
+            j.string("file", r.file)
+            j.integer("scored", s.scored)
+            j.number("headingRMSE", s.rmse, decimals: 3)
+            j.number("inclinationRMSE", s.inclinationRMSE, decimals: 3)
+            j.number("accuracyCoverage", s.coverage, decimals: 4)
+            j.integer("invalid", s.invalid)
+            j.number("validCoverage", s.validCoverage, decimals: 4)
+            j.number("beyondThreeAccuracy", s.beyondThreeShare, decimals: 4)
+            j.endObject()
+        }
+        j.beginObject()
+        j.string("file", "mean")
+        j.number("headingRMSE", mean(results, \.rmse), decimals: 3)
+        j.number("inclinationRMSE", mean(results, \.inclinationRMSE), decimals: 3)
+        j.number("accuracyCoverage", mean(results, \.coverage), decimals: 4)
+        j.number("validCoverage", mean(results, \.validCoverage), decimals: 4)
+        j.number("beyondThreeAccuracy", mean(results, \.beyondThreeShare), decimals: 4)
+        j.endObject()
+        print(j.text, terminator: "")
+    }
+
+    static func printTable(_ results: [Result]) {
+        let width = max(12, results.map { basename($0.file).count }.max() ?? 0) + 2
+        print("file".padded(to: width)
+              + "scored   heading RMSE  incl. RMSE  invalid  of valid: within ±acc  beyond 3×acc")
+        func row(_ name: String, _ scored: String, _ v: (rmse: Double, inclination: Double, invalid: Double,
+                                                           within: Double, beyond: Double)) {
+            print(name.padded(to: width) + scored.padded(to: 9)
+                  + (fixed(v.rmse, 2) + "°").padded(to: 14)
+                  + (fixed(v.inclination, 2) + "°").padded(to: 12)
+                  + (fixed(v.invalid * 100, 1) + "%").padded(to: 19)
+                  + (fixed(v.within * 100, 1) + "%").padded(to: 14)
+                  + fixed(v.beyond * 100, 1) + "%")
+        }
+        for r in results {
+            let s = r.score
+            row(basename(r.file), String(s.scored), (s.rmse, s.inclinationRMSE, s.invalidShare, s.validCoverage, s.beyondThreeShare))
+        }
+        if results.count > 1 {
+            row("mean", "", (mean(results, \.rmse), mean(results, \.inclinationRMSE), mean(results, \.invalidShare),
+                             mean(results, \.validCoverage), mean(results, \.beyondThreeShare)))
+        }
+    }
+
     /// Scores one file; the calibration is chosen per file (`--calibration`, or
     /// the profiles matching the file's device).
-    static func evaluate(_ file: String, settings: HeadingSession.Settings) throws -> Result {
+    static func evaluate(_ file: String, settings: HeadingSession.Settings, forward: ForwardAxis?) throws -> Result {
         let truthColumns = ["truth_w", "truth_x", "truth_y", "truth_z"]
         var reader = try LogReader(path: file, options: .init(extraColumns: truthColumns))
         let hasMovement = reader.columns.contains("movement")
@@ -112,31 +129,28 @@ enum EvaluateCommand: Command {
         let source = ReplaySessionSource(reader: reader, path: file)
         var session = try HeadingSession.open(settings, for: source)
         session.start(wallClockStart: source.startWallClock)
+        let verticalLimit = sin(80 * Angle.radiansPerDegree)
+        var held: Heading?
         var result = Result(file: file)
         while let sample = try reader.nextSample() {
-            guard let estimate = session.estimate(sample) else { continue }
+            if let delivered = session.process(sample) { held = delivered }
             if session.hasEvents { _ = session.takeEvents() }
+            guard let heading = held else { continue }
             let e = reader.extraValues
             guard e[0].isFinite, e[1].isFinite, e[2].isFinite, e[3].isFinite else { continue }
             if hasMovement, e[4] == 0 { continue }
             let truth = Quaternion(w: e[0], x: e[1], y: e[2], z: e[3]).normalized
-            let error = headingError(estimate: session.pipeline.estimator.attitude, truth: truth)
-            result.scored += 1
-            result.sumSquares += error * error
-            let accuracy = session.pipeline.estimator.accuracy(for: estimate)
-            if accuracy < 0 {
-                result.invalid += 1
-            } else if error <= accuracy {
-                result.covered += 1
+            let error = HeadingScore.earthError(estimate: heading.attitude, truth: truth)
+            var headingError = HeadingScore.headingError(error)
+            if let forward {
+                let axis = truth.rotate(forward.vector)
+                guard abs(axis.z) < verticalLimit else { continue }
+                headingError = abs(Angle.difference(from: truth.heading(of: forward.vector), to: heading.magneticHeading))
             }
+            result.score.add(headingError: headingError, inclinationError: HeadingScore.inclinationError(error),
+                             accuracy: heading.headingAccuracy)
         }
         return result
-    }
-
-    /// BROAD's heading error in degrees: the heading part of q_est ⊗ q_ref⁻¹.
-    static func headingError(estimate: Quaternion, truth: Quaternion) -> Double {
-        let e = estimate * truth.conjugate
-        return 2 * atan(abs(e.z / e.w)) * Angle.degreesPerRadian
     }
 
     static func basename(_ path: String) -> String {

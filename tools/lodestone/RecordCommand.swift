@@ -19,6 +19,8 @@ enum RecordCommand: Command {
         and the devices (names, scales, mount matrices, triggers, corrections), so
         that body = boardRotation · mountMatrix · ((raw + offset) · unitsPerCount)
         can be checked from the file alone.
+        With --gpsd, each sample also gets the ground speed and track of gpsd's latest
+        fresh fix (empty without one) in the speed and track columns, which replay uses.
         While recording, the heading stream is printed as by 'lodestone watch' (same
         pipeline and position options); 'lodestone replay FILE' with the same options
         prints the same lines, byte for byte (all but the source's own events). Without --duration it records until
@@ -58,7 +60,8 @@ enum RecordCommand: Command {
             code = try live.run(source: opened, lines: lines, stop: stop) { sample, start in
                 if writer == nil {
                     writer = try LogWriter(path: path, metadata: metadata(source: source, devices: opened.calibrationDevices, start: start, note: note),
-                                           gyroscope: source.metadata.gyroscope != nil, extraColumns: rawColumns(source))
+                                           gyroscope: source.metadata.gyroscope != nil, groundTrack: configuration.position.isLive,
+                                           extraColumns: rawColumns(source))
                 }
                 let raw = source.latestRaw ?? IIORawCounts(magnetometer: .zero, accelerometer: .zero, gyroscope: nil)
                 try writer!.write(sample, integerExtras: rawValues(raw, gyroscope: source.metadata.gyroscope != nil))

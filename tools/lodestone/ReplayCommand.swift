@@ -12,8 +12,9 @@ enum ReplayCommand: Command {
     static let usage = "replay FILE [options]"
     static let discussion = """
         FILE is a plain CSV log (header time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z
-        with optional gyro_x,gyro_y,gyro_z) or a native Lodestone log; '-' reads standard
-        input. One JSON object is printed per delivered heading with the keys timestamp,
+        with optional gyro_x,gyro_y,gyro_z, and optional speed (m/s) and track (degrees
+        from true north) from a position source, empty where unknown) or a native
+        Lodestone log; '-' reads standard input. One JSON object is printed per delivered heading with the keys timestamp,
         magneticHeading, trueHeading, headingAccuracy, x, y, z and attitude.
         Without FILE, the bundled demo recording is replayed.
 

@@ -1,10 +1,11 @@
-/// The Kalman filter behind ``AttitudeFusion``: six error states, the small
+/// The Kalman filter behind ``AttitudeFusion``: seven error states, the small
 /// rotation that takes the estimated attitude to the truth, about the earth
-/// axes (rad), and the gyro-bias error in the body frame (rad/s).
+/// axes (rad), the gyro-bias error in the body frame (rad/s), and the error of
+/// the compass (rad).
 ///
 /// It is an error-state filter: after every update the estimated errors are
-/// applied to the attitude and the bias, and the states return to zero, so
-/// only the covariance is kept.
+/// applied to the attitude, the bias and the compass-error estimate, and the
+/// states return to zero, so only the covariance is kept.
 ///
 /// Model: a bias error is fixed in the body, so it turns the estimate about
 /// the earth axes at `θ' = −R·δb` (R: body → earth). As the board turns, one
@@ -13,9 +14,17 @@
 /// still known (and its effect on the heading counted) after it turned. The
 /// angle also takes white gyro noise, and the bias performs a random walk.
 ///
-/// A measurement is any linear combination `a·θ + b·δb`: the tilt from an
-/// averaged accelerometer depends on the bias through the average's memory
-/// (see ``AttitudeFusion``), a gyro at rest measures `δb` alone.
+/// The compass error is what a calibrated magnetometer's heading is off by
+/// beyond its noise: residual hard and soft iron, a local deviation of the
+/// field. It depends on the attitude, so it persists while the board is still
+/// and changes as it turns: a first-order Markov process whose correlation
+/// ends with rotation (see ``AttitudeFusion``). Held as a state, it makes the
+/// filter honest about what many readings at one attitude can tell: they share
+/// one error, and only turning reveals it.
+///
+/// A measurement is any linear combination `a·θ + b·δb + c·e`: the tilt from
+/// an averaged accelerometer depends on the bias through the average's memory,
+/// a gyro at rest measures `δb` alone, the compass `θ_up + e`.
 @frozen
 public struct AttitudeErrorFilter: Hashable, Sendable {
     /// Covariance of the angle errors (earth axes), rad².
@@ -24,39 +33,54 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     public var cross: Matrix3
     /// Covariance of the bias errors (body axes), (rad/s)².
     public var bias: Matrix3
+    /// Variance of the compass error, rad², and its covariance with the angle
+    /// errors (earth axes, rad²) and the bias errors (body axes, rad²/s).
+    public var compass: Double
+    public var compassAngle: Vector3
+    public var compassBias: Vector3
 
     /// The estimated errors from one measurement: apply `angle` as the earth-frame
-    /// rotation `rotation(angle) ∘ attitude` and add `bias` to the bias estimate.
+    /// rotation `rotation(angle) ∘ attitude`, add `bias` to the bias estimate
+    /// and `compass` to the compass-error estimate.
     public struct Correction: Hashable, Sendable {
         public var angle: Vector3
         public var bias: Vector3
+        public var compass: Double
 
         @inlinable
-        public init(angle: Vector3 = .zero, bias: Vector3 = .zero) {
+        public init(angle: Vector3 = .zero, bias: Vector3 = .zero, compass: Double = 0) {
             self.angle = angle
             self.bias = bias
+            self.compass = compass
         }
 
         @inlinable
         public static func += (a: inout Correction, b: Correction) {
             a.angle += b.angle
             a.bias += b.bias
+            a.compass += b.compass
         }
     }
 
     @inlinable
-    public init(angleVariance: Vector3, bias: Matrix3) {
+    public init(angleVariance: Vector3, bias: Matrix3, compassVariance: Double = 0) {
         angle = Matrix3(diagonal: angleVariance)
         cross = Matrix3(rows: .zero, .zero, .zero)
         self.bias = bias
+        compass = compassVariance
+        compassAngle = .zero
+        compassBias = .zero
     }
 
     /// Propagates over `dt` seconds while the body → earth rotation is `r`.
     /// `angleNoise` is the angle random-walk intensity about each earth axis
     /// (rad²/s), `biasNoise` the bias random-walk intensity ((rad/s)²/s).
+    /// The compass error keeps the fraction `compassMemory` of itself and
+    /// takes `compassNoise` (rad²) of new variance.
     @inlinable
-    public mutating func predict(rotation r: Matrix3, dt: Double, angleNoise: Vector3, biasNoise: Double) {
-        // P ← F·P·Fᵀ + Q with F = [I, −R·dt; 0, I], written out: this runs for every sample.
+    public mutating func predict(rotation r: Matrix3, dt: Double, angleNoise: Vector3, biasNoise: Double,
+                                 compassMemory: Double, compassNoise: Double) {
+        // P ← F·P·Fᵀ + Q with F = [I, −R·dt, 0; 0, I, 0; 0, 0, φ], written out: this runs for every sample.
         let half = 0.5 * dt
         let b0 = bias.row0, b1 = bias.row1, b2 = bias.row2   // symmetric
         // y = R·Pbb·dt/2, row by row.
@@ -79,6 +103,10 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         bias.row0.x += q
         bias.row1.y += q
         bias.row2.z += q
+        // The compass row: Pca ← φ·(Pca − R·Pcb·dt), Pcb ← φ·Pcb, Pcc ← φ²·Pcc + q.
+        compassAngle = (compassAngle - r * compassBias * dt) * compassMemory
+        compassBias = compassBias * compassMemory
+        compass = compass * compassMemory * compassMemory + compassNoise
     }
 
     /// Fuses a measurement of the bias error along body axis `axis` (0 x, 1 y,
@@ -87,27 +115,55 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     public mutating func measureBias(axis: Int, innovation: Double, noise: Double) -> Correction {
         let pa = Vector3(cross.row0[axis], cross.row1[axis], cross.row2[axis])
         let pb = Vector3(bias.row0[axis], bias.row1[axis], bias.row2[axis])
-        return update(pa: pa, pb: pb, s: pb[axis] + noise, innovation: innovation)
+        return update(pa: pa, pb: pb, pc: compassBias[axis], s: pb[axis] + noise, innovation: innovation)
     }
 
-    /// Fuses a measurement of the heading error (the angle about up) with
-    /// variance `noise`, as a Schmidt ("consider") update: the angle errors
-    /// about east and north are neither corrected nor counted as better known,
-    /// so the magnetometer corrects the heading and the bias, never the tilt.
+    /// Fuses a measurement of the bias error along the body direction `d`
+    /// (unit length), i.e. of `d·δb`, with variance `noise`.
+    @inlinable
+    public mutating func measureBias(along d: Vector3, innovation: Double, noise: Double) -> Correction {
+        let pb = bias * d
+        return update(pa: cross * d, pb: pb, pc: compassBias.dot(d), s: d.dot(pb) + noise, innovation: innovation)
+    }
+
+    /// Fuses a compass reading: `innovation` measures the heading error (the
+    /// angle about up) plus the compass error, with white variance `noise`.
+    /// It is a Schmidt ("consider") update for the tilt: the angle errors about
+    /// east and north are neither corrected nor counted as better known, so
+    /// the magnetometer corrects the heading, the bias and the compass-error
+    /// estimate, never the tilt.
     @inlinable
     public mutating func measureHeading(innovation: Double, noise: Double) -> Correction {
-        let pa = angle.column2, pb = cross.row2
-        let s = pa.z + noise
+        // P·Hᵀ for H = [0 0 1 | 0 0 0 | 1].
+        let pa = angle.column2 + compassAngle, pb = cross.row2 + compassBias
+        let pc = compassAngle.z + compass
+        let s = pa.z + pc + noise
         guard s > 0 else { return Correction() }
-        let ka = pa * (1 / s), kb = pb * (1 / s)
-        // Only the entries that involve the heading change.
+        let ka = pa * (1 / s), kb = pb * (1 / s), kc = pc / s
+        // Only the entries that involve the heading, the bias or the compass change.
         let up = angle.row2 - pa * ka.z
         angle.row2 = up
         angle.row0.z = up.x
         angle.row1.z = up.y
         cross = cross - Self.outer(pa, kb)
         bias = Self.subtractingSymmetric(bias, pb, kb)
-        return Correction(angle: Vector3(0, 0, ka.z * innovation), bias: kb * innovation)
+        compassAngle = compassAngle - pa * kc
+        compassBias = compassBias - pb * kc
+        compass -= pc * kc
+        return Correction(angle: Vector3(0, 0, ka.z * innovation), bias: kb * innovation, compass: kc * innovation)
+    }
+
+    /// The variance of the heading as the compass shows it, `θ_up + e`, rad².
+    @inlinable
+    public var compassHeadingVariance: Double { angle.row2.z + 2 * compassAngle.z + compass }
+
+    /// The larger of the predicted variances of the two tilt readings of
+    /// ``measureTilt(east:north:eastLag:northLag:noise:spread:gateSquared:)``, rad².
+    @inlinable
+    public func tiltVariance(eastLag: Vector3, northLag: Vector3) -> Double {
+        let e = angle.row0.x + 2 * cross.row0.dot(eastLag) + eastLag.dot(bias * eastLag)
+        let n = angle.row1.y + 2 * cross.row1.dot(northLag) + northLag.dot(bias * northLag)
+        return max(e, n)
     }
 
     /// Fuses a tilt reading: `east` and `north` measure `θ_east + eastLag·δb`
@@ -121,6 +177,8 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
                                      noise: Double, spread: Double, gateSquared: Double) -> Correction? {
         let paE = angle.column0 + cross * eastLag, pbE = cross.row0 + bias * eastLag
         var paN = angle.column1 + cross * northLag, pbN = cross.row1 + bias * northLag
+        let pcE = compassAngle.x + compassBias.dot(eastLag)
+        var pcN = compassAngle.y + compassBias.dot(northLag)
         let varianceE = paE.x + eastLag.dot(pbE), varianceN = paN.y + northLag.dot(pbN)
         guard east * east + north * north <= gateSquared * (spread + max(varianceE, varianceN)) else { return nil }
         let sE = varianceE + noise
@@ -128,22 +186,32 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         let shared = (paE.y + northLag.dot(pbE)) / sE
         paN = paN - paE * shared
         pbN = pbN - pbE * shared
-        var c = update(pa: paE, pb: pbE, s: sE, innovation: east)
-        c += update(pa: paN, pb: pbN, s: paN.y + northLag.dot(pbN) + noise, innovation: north - shared * east)
+        pcN -= pcE * shared
+        var c = update(pa: paE, pb: pbE, pc: pcE, s: sE, innovation: east)
+        c += update(pa: paN, pb: pbN, pc: pcN, s: paN.y + northLag.dot(pbN) + noise, innovation: north - shared * east)
         return c
     }
 
-    /// The Kalman update for a scalar measurement with `P·Hᵀ = (pa, pb)` and
+    /// The Kalman update for a scalar measurement with `P·Hᵀ = (pa, pb, pc)` and
     /// innovation variance `s`.
     @inlinable
-    mutating func update(pa: Vector3, pb: Vector3, s: Double, innovation: Double) -> Correction {
+    mutating func update(pa: Vector3, pb: Vector3, pc: Double, s: Double, innovation: Double) -> Correction {
         guard s > 0 else { return Correction() }
         let inverse = 1 / s
-        let ka = pa * inverse, kb = pb * inverse
+        let ka = pa * inverse, kb = pb * inverse, kc = pc * inverse
         angle = Self.subtractingSymmetric(angle, pa, ka)
         cross = cross - Self.outer(pa, kb)
         bias = Self.subtractingSymmetric(bias, pb, kb)
-        return Correction(angle: ka * innovation, bias: kb * innovation)
+        compassAngle = compassAngle - pa * kc
+        compassBias = compassBias - pb * kc
+        compass -= pc * kc
+        return Correction(angle: ka * innovation, bias: kb * innovation, compass: kc * innovation)
+    }
+
+    /// Adds `variance` to the bias along the body direction `d` (unit length).
+    @inlinable
+    public mutating func widenBias(along d: Vector3, variance: Double) {
+        bias = bias + Self.outer(d * variance, d)
     }
 
     /// `m − u·vᵀ` for symmetric `m` and parallel `u`, `v`: six products, mirrored.

@@ -12,40 +12,38 @@ import Darwin
 /// (gravity) corrects the tilt and the magnetometer corrects only the heading,
 /// so a disturbed field can never tilt the estimate. The corrections come from
 /// one Kalman filter (``AttitudeErrorFilter``) that holds the angle error about
-/// the three earth axes and the gyro-bias error in the body frame, with their
-/// correlations:
+/// the three earth axes, the gyro-bias error in the body frame and the
+/// compass's own error, with their correlations:
 ///
 /// - the gyro-bias error makes the angle error grow, so a bias is learned from
 ///   any correction that keeps pulling the same way, and the heading
 ///   uncertainty grows honestly while the magnetometer is rejected;
 /// - the bias belongs to the body: as the board turns, its effect moves from
-///   one earth axis to another and the filter follows it, so a bias that
-///   averages out while the board sways or spins is neither chased nor
-///   claimed to be known;
-/// - the accelerometer and compass readings are given the variance of errors
-///   that persist over a correlation time (`motionCorrelationTime`,
-///   `compassCorrelationTime`), so that many readings of one swing of the arm
-///   count as one, and the filter averages linear acceleration away instead of
-///   following it;
+///   one earth axis to another and the filter follows it;
+/// - the compass is off by an error that depends on the attitude (calibration
+///   residue, local field): readings at one attitude share it, and turning
+///   reveals it. Its size is learned from how the compass and the gyro
+///   disagree as the board turns, so a clean compass is followed closely and
+///   a poor one is averaged over many attitudes;
 /// - the accelerometer is averaged in the earth frame over the motion
-///   correlation time before it corrects the tilt: hand motion reverses, its
-///   acceleration integrates to a bounded velocity and averages out, and a
-///   tap is spread thin; an average that still disagrees with the prediction
-///   by more than a gate (a sustained acceleration) is ignored. The average
-///   remembers the last correlation time, during which a bias error kept
-///   turning the estimate, so it measures the tilt error plus that lag
-///   (`lag·δb`), and is fused as such;
+///   correlation time before it corrects the tilt, and given the variance of
+///   how hard the board moves, so that linear acceleration averages out
+///   instead of tilting the estimate. The average remembers the last
+///   correlation time, during which a bias error kept turning the estimate, so
+///   it measures the tilt error plus that lag (`lag·δb`), and is fused as such;
 /// - a compass reading that disagrees with the predicted heading by more than
-///   a gate (in standard deviations) is ignored;
+///   a gate is ignored, but not for ever: in a field whose strength and dip
+///   match, the filter gives way after ``Settings/longestCompassRejection``
+///   (``CompassAgreement``), since then the filter, not the field, is wrong;
 /// - a field whose strength or dip leaves the learned reference is rejected
-///   (``MagneticDisturbanceRejection``); when the field is clean again, the
-///   grown heading variance gives the compass a large gain and the heading
-///   recovers quickly;
-/// - a field carried with the board (a magnet fixed to it) is learned as a
-///   body-frame offset (``BodyFixedDisturbance``) once the board has turned
-///   enough to tell it from a field fixed in the room, and removed from the
-///   readings, so the compass keeps correcting the heading until it goes away;
-/// - at rest (``RestDetector``) the gyro reading is a direct measurement of its bias.
+///   (``MagneticDisturbanceRejection``); a field carried with the board is
+///   learned as a body-frame offset and removed (``BodyFixedDisturbance``);
+/// - while the board is still or turns slowly and steadily (``RestDetector``),
+///   the gyro's mean less the rotation that gravity's and the field's drift
+///   show (``SteadyRotation``) measures its bias; the sensors' noise is learned
+///   at the same time (``SensorNoiseEstimate``);
+/// - a magnetometer slower than the gyro repeats its last reading: a repeated
+///   reading is no new measurement and corrects nothing.
 ///
 /// Estimating the bias from the corrections and averaging acceleration over
 /// its correlation time follow ideas of D. Laidig and T. Seel, "VQF: Highly
@@ -56,6 +54,7 @@ import Darwin
 /// Frames: body x right, y forward, z up; earth ENU with north = magnetic north.
 public struct AttitudeFusion: Sendable {
     public let settings: Settings
+    let coefficients: Coefficients
 
     /// Body → ENU attitude (north = magnetic north). Identity before the first usable sample.
     public private(set) var attitude = Quaternion.identity
@@ -63,106 +62,82 @@ public struct AttitudeFusion: Sendable {
     public private(set) var gyroBias = Vector3.zero
     /// Whether a usable sample has set the attitude yet.
     public private(set) var isInitialized = false
+    /// Estimated error of the compass heading at the current attitude, rad.
+    public private(set) var compassError = 0.0
+    /// The learned size of the compass error over attitudes (``CompassErrorSpread``).
+    public private(set) var compassSpread: CompassErrorSpread
+    /// The compass error's variance (1σ squared), rad².
+    public var compassErrorVariance: Double { compassSpread.variance }
+    /// The sensors' noise as learned at rest.
+    public private(set) var noise: SensorNoiseEstimate
 
     private var errors: AttitudeErrorFilter
     private var rest: RestDetector
+    private var agreement: CompassAgreement
     private var magnetic: MagneticDisturbanceRejection
     private var carried: BodyFixedDisturbance
     private var lastMagneticReadingRejected = false
+    private var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
     private var lastField = Vector3.zero
-    /// Seconds left of the alignment after a start: the compass readings then
-    /// share the persistent error of the first one, so only their noise is new.
-    private var alignmentTimeLeft = 0.0
-    private var rawFieldDisturbed = false
+    /// Seconds since the last new magnetometer reading.
+    private var fieldAge = 0.0
+    /// Angle turned in the last step, and since the last new magnetometer reading, rad.
+    private var turned = 0.0
+    private var rotationSinceLastReading = 0.0
     /// What the uncertainty of the carried field's offset does to the heading,
     /// rad². It persists while the board turns, like a calibration error.
     private var offsetHeadingVariance = 0.0
-    /// Specific force averaged in the (estimated) earth frame over the motion
-    /// correlation time: hand motion reverses, so its acceleration averages out.
-    private var accelerationMean = Vector3.zero
-    /// Samples in that average since the start, until it spans the correlation time:
-    /// a young average is the plain mean of its samples, not the first one weighted up.
-    private var accelerationMeanSamples = 0.0
-    /// Mean square of the acceleration about that average, (m/s²)²: how hard
-    /// the board is being moved right now.
-    private var motionVariance = 0.0
-    /// How the average's east and north tilt depend on the gyro-bias error
-    /// (body frame), s: the average remembers attitudes the bias error has
-    /// since turned away from. Rows of `∫ w(t − s)·R(s) ds` over the averaging weights.
-    private var eastLag = Vector3.zero
-    private var northLag = Vector3.zero
-
-    // Derived from the settings once, in SI units.
-    private let angleNoise: Double          // rad²/s
-    private let rateErrorSquared: Double    // rad (variance per radian turned)
-    private let biasNoise: Double           // (rad/s)²/s
-    private let initialBiasVariance: Double // (rad/s)²
-    private let accelerometerErrorSquared: Double // (m/s²)²
-    private let initialTiltVariance: Double // rad²
-    private let motionAccelerationSquared: Double // (m/s²)²
-    private let tiltCorrelation: Double     // s, 2 × correlation time
-    private let compassVariance: Double     // rad², one compass reading (beyond noise)
-    private let compassCorrelation: Double  // s, 2 × correlation time
-    private let magnetometerNoiseSquared: Double // µT²
-    private let compassOffsetVariance: Double // rad²
-    private let latencySquared: Double      // s²
-    private let accelerationGateSquared: Double
-    private let magneticGateSquared: Double
-
-    static let standardGravity = 9.80665
+    private var gravity: GravityAverage
 
     public init(settings: Settings = .init()) {
         self.settings = settings
-        let r = Angle.radiansPerDegree
-        angleNoise = (settings.gyroNoiseDensity * r) * (settings.gyroNoiseDensity * r)
-        rateErrorSquared = settings.gyroRateError * settings.gyroRateError
-        biasNoise = (settings.gyroBiasRandomWalk * r) * (settings.gyroBiasRandomWalk * r)
-        initialBiasVariance = (settings.initialBiasUncertainty * r) * (settings.initialBiasUncertainty * r)
-        accelerometerErrorSquared = settings.accelerometerError * settings.accelerometerError
-        let tilt = settings.motionAcceleration / Self.standardGravity
-        initialTiltVariance = tilt * tilt
-        motionAccelerationSquared = settings.motionAcceleration * settings.motionAcceleration
-        tiltCorrelation = 2 * settings.motionCorrelationTime
-        compassVariance = (settings.compassError * r) * (settings.compassError * r)
-        compassCorrelation = 2 * settings.compassCorrelationTime
-        magnetometerNoiseSquared = settings.magnetometerNoise * settings.magnetometerNoise
-        compassOffsetVariance = (settings.compassOffsetError * r) * (settings.compassOffsetError * r)
-        latencySquared = settings.magnetometerLatency * settings.magnetometerLatency
-        accelerationGateSquared = settings.accelerationGate * settings.accelerationGate
-        magneticGateSquared = settings.magneticGate * settings.magneticGate
-        errors = AttitudeErrorFilter(angleVariance: .zero, bias: Matrix3(diagonal: Vector3(1, 1, 1) * initialBiasVariance))
-        rest = RestDetector(rateThreshold: settings.restRateThreshold * r,
+        coefficients = Coefficients(settings)
+        compassSpread = CompassErrorSpread(initialVariance: coefficients.compassVariance,
+                                           smallestVariance: coefficients.smallestCompassVariance,
+                                           learningAngle: coefficients.compassLearningAngle,
+                                           learningTime: settings.compassLearningTime)
+        noise = SensorNoiseEstimate(magnetometerNoise: settings.magnetometerNoise,
+                                    gyroNoiseDensity: settings.gyroNoiseDensity * Angle.radiansPerDegree)
+        errors = AttitudeErrorFilter(angleVariance: .zero, bias: Matrix3(diagonal: Vector3(1, 1, 1) * coefficients.initialBiasVariance))
+        rest = RestDetector(rateThreshold: settings.restRateThreshold * Angle.radiansPerDegree,
                             accelerationThreshold: settings.restAccelerationThreshold,
-                            minimumDuration: settings.restMinimumDuration,
-                            averagingTime: settings.restMinimumDuration / 3)
+                            minimumDuration: settings.restMinimumDuration)
+        agreement = CompassAgreement(longestRejection: settings.longestCompassRejection)
+        gravity = GravityAverage(correlationTime: settings.motionCorrelationTime)
         carried = BodyFixedDisturbance(changeTime: settings.bodyFieldChangeTime,
                                        averagingTime: settings.fieldReferenceTime,
                                        correlationTime: settings.compassCorrelationTime,
                                        gate: settings.magneticGate)
         magnetic = MagneticDisturbanceRejection(normTolerance: settings.fieldNormTolerance,
-                                                dipTolerance: settings.fieldDipTolerance * r,
+                                                dipTolerance: settings.fieldDipTolerance * Angle.radiansPerDegree,
                                                 referenceTime: settings.fieldReferenceTime,
                                                 noise: settings.magnetometerNoise,
                                                 newFieldTime: settings.newFieldTime,
-                                                newFieldRotation: settings.newFieldRotation * r)
+                                                newFieldRotation: settings.newFieldRotation * Angle.radiansPerDegree)
     }
 
-    /// One standard deviation of the heading error, degrees: grows while the
-    /// compass is rejected (gyro noise, rotation-proportional error, bias
-    /// uncertainty) and shrinks as clean compass readings are fused, down to
-    /// ``Settings/compassOffsetError`` (plus the uncertainty of a carried
-    /// field's offset while one is removed). 180 before initialisation.
+    /// One standard deviation of the heading error, degrees: the filter's
+    /// heading variance (gyro noise and bias while the compass is rejected;
+    /// the compass error it cannot tell from the heading while the board has
+    /// not turned), plus the uncertainty of a carried field's offset while one
+    /// is removed, plus a lasting disagreement with a clean-looking compass.
+    /// 180 before initialisation.
     public var headingUncertainty: Double {
         guard isInitialized else { return 180 }
-        let aligning = alignmentTimeLeft > 0 ? compassVariance : 0
-        let variance = errors.angle.row2.z + aligning + compassOffsetVariance + offsetHeadingVariance
+        // A tilt error θ turns the compass heading by θ·tan(dip).
+        let sinDip = magnetic.referenceSinDip
+        let tanDip2 = sinDip * sinDip / max(1e-3, 1 - sinDip * sinDip)
+        let variance = errors.angle.row2.z + offsetHeadingVariance + agreement.variance
+            + tanDip2 * sustainedTiltVariance
         return min(180, variance.squareRoot() * Angle.degreesPerRadian)
     }
 
     /// One standard deviation of the tilt error (larger of the two horizontal axes), degrees.
     public var tiltUncertainty: Double {
-        isInitialized ? max(errors.angle.row0.x, errors.angle.row1.y).squareRoot() * Angle.degreesPerRadian : 180
+        guard isInitialized else { return 180 }
+        let variance = max(errors.angle.row0.x, errors.angle.row1.y) + sustainedTiltVariance
+        return variance.squareRoot() * Angle.degreesPerRadian
     }
 
     /// Whether the last magnetometer reading was disturbed: rejected (field
@@ -176,7 +151,7 @@ public struct AttitudeFusion: Sendable {
     /// while none is trusted. See ``BodyFixedDisturbance``.
     public var bodyFieldOffset: Vector3? { carried.offset }
 
-    /// Whether the board is lying still (the gyro bias is then being measured).
+    /// Whether the board is still or turning slowly and steadily (the gyro bias is then being measured).
     public var isAtRest: Bool { rest.isAtRest }
 
     /// The learned undisturbed field: strength in µT and dip in degrees (positive down).
@@ -192,65 +167,126 @@ public struct AttitudeFusion: Sendable {
     /// A sample with a non-finite value or a zero vector is ignored. `dt ≤ 0` is
     /// ignored too. A gap longer than ``Settings/maximumTimeStep`` re-initialises
     /// the attitude from this sample (the bias and field reference are kept).
+    /// A magnetometer reading identical to the previous one is a slower
+    /// magnetometer's held value, not a new measurement: it corrects nothing.
     public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double) {
-        guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite else { return }
-        let aNorm = a.length, mNorm = m.length
-        guard aNorm > 0, mNorm > 0 else { return }
+        guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }
+        let isNewField = m != lastField
         lastField = m
+        fieldAge += dt
         if !isInitialized || dt > settings.maximumTimeStep {
             initialize(acceleration: a, magneticField: carried.offset.map { m - $0 } ?? m)
             return
         }
         guard dt > 0 else { return }
+        let rate = predict(angularRate: w, dt: dt)
+        let r = attitude.rotationMatrix
+        var correction = AttitudeErrorFilter.Correction()
+        correctBiasWhileSteady(&correction, rawRate: w, acceleration: a, field: m, rotation: r, dt: dt)
+        correctTilt(&correction, acceleration: a, rotation: r, dt: dt)
+        if isNewField {
+            correctHeading(&correction, field: m, rotation: r, rate: rate, dt: fieldAge)
+            fieldAge = 0
+        }
+        apply(correction)
+    }
 
-        // Gyro prediction.
+    /// Carries the attitude with the bias-corrected gyro and grows the error
+    /// covariance; returns the bias-corrected rate.
+    private mutating func predict(angularRate w: Vector3, dt: Double) -> Vector3 {
         let rate = w - gyroBias
         let step = rate * dt
-        let turned = step.length
+        turned = step.length
+        rotationSinceLastReading += turned
         attitude = (attitude * Self.rotation(step)).normalized
         let r = attitude.rotationMatrix
         // A scale-factor error turns the estimate about the axis of rotation:
         // each earth axis grows with the rotation about it.
         let rateE = r * rate
-        let k = rateErrorSquared
-        let rateNoise = Vector3(abs(rateE.x), abs(rateE.y), abs(rateE.z)) * k
-        errors.predict(rotation: r, dt: dt, angleNoise: rateNoise + Vector3(1, 1, 1) * angleNoise, biasNoise: biasNoise)
-        var correction = AttitudeErrorFilter.Correction()
+        let rateNoise = Vector3(abs(rateE.x), abs(rateE.y), abs(rateE.z)) * coefficients.rateErrorSquared
+        // The compass error decorrelates as the board turns, and slowly with time.
+        let forgetting = min(dt / coefficients.compassLifetime + turned / coefficients.compassCorrelationAngle,
+                             dt / settings.compassCorrelationTime)
+        let memory = 1 / (1 + forgetting)
+        compassError *= memory
+        errors.predict(rotation: r, dt: dt, angleNoise: rateNoise + Vector3(1, 1, 1) * noise.gyroNoiseIntensity,
+                       biasNoise: coefficients.biasNoise,
+                       compassMemory: memory, compassNoise: (1 - memory * memory) * compassErrorVariance)
+        return rate
+    }
 
-        // At rest the bias-corrected rate is the bias error plus noise.
-        if rest.update(angularRate: rate, acceleration: a, dt: dt) {
-            let noise = angleNoise / dt
-            // One reading after the other: each is compared with the state the ones before corrected.
-            correction += errors.measureBias(axis: 0, innovation: rate.x, noise: noise)
-            correction += errors.measureBias(axis: 1, innovation: rate.y - correction.bias.y, noise: noise)
-            correction += errors.measureBias(axis: 2, innovation: rate.z - correction.bias.z, noise: noise)
+    /// While the board is still or turns slowly and steadily, the gyro's mean
+    /// less the rotation that gravity's and the field's drift show is its bias
+    /// (``SteadyRotation``): about the horizontal axes from gravity, about up
+    /// from the field, whenever the field stays on its line (a field fixed in
+    /// the room, disturbed or not). The drift is trusted no better than
+    /// ``Settings/steadyRateUncertainty``: sensors drift and boards settle.
+    private mutating func correctBiasWhileSteady(_ correction: inout AttitudeErrorFilter.Correction,
+                                                 rawRate w: Vector3, acceleration a: Vector3, field m: Vector3,
+                                                 rotation r: Matrix3, dt: Double) {
+        guard let e = rest.update(angularRate: w, acceleration: a, field: m, dt: dt) else { return }
+        noise.learn(from: e, dt: dt)
+        gravity.learnResting(strength: e.accelerationNow.length, dt: dt, learningTime: noise.learningTime)
+        // The window's readings overlap from one sample to the next: counted once per window.
+        let overlap = 2 * settings.restMinimumDuration / dt
+        let white = noise.gyroNoiseIntensity / dt
+        let floor = coefficients.steadyRateVariance
+        let horizontalNoise = (e.horizontalVariance + e.meanRateVariance + floor) * overlap + white
+        for axis in [r.row0, r.row1] {
+            let innovation = axis.dot(e.meanRate - gyroBias - correction.bias - e.horizontalRate)
+            correction += errors.measureBias(along: axis, innovation: innovation, noise: horizontalNoise)
         }
+        // The field must stay on its line too: a magnet swept past bends it.
+        guard e.verticalVariance.isFinite, e.fieldScatter <= 9 * noise.magnetometerVariance else { return }
+        let up = r.row2
+        let innovation = up.dot(e.meanRate - gyroBias - correction.bias) - e.verticalRate
+        let verticalNoise = (e.verticalVariance + e.meanRateVariance + floor) * overlap + white
+        correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)
+    }
 
-        // Tilt from gravity: the rotation that brings the averaged "up" to +z.
-        // The average remembers the estimate of the last correlation time, and
-        // a bias error has turned the estimate since: the tilt it shows is
-        // θ + lag·δb, not θ. Read as θ alone, the lag pushes the bias estimate
-        // further the way it is already wrong.
-        let aE = r * a
-        accelerationMeanSamples += 1
-        let averaging = min(1, max(dt / settings.motionCorrelationTime, 1 / accelerationMeanSamples))
-        accelerationMean += (aE - accelerationMean) * averaging
-        motionVariance += ((aE - accelerationMean).squaredLength - motionVariance) * averaging
-        eastLag = (eastLag + r.row0 * dt) * (1 - averaging)
-        northLag = (northLag + r.row1 * dt) * (1 - averaging)
-        let meanNorm = accelerationMean.length
-        let ex = accelerationMean.y / meanNorm - correction.angle.x - eastLag.dot(correction.bias)
-        let ny = -accelerationMean.x / meanNorm - correction.angle.y - northLag.dot(correction.bias)
-        let tiltVariance = (min(motionVariance, motionAccelerationSquared) + accelerometerErrorSquared) / (meanNorm * meanNorm)
-        if let c = errors.measureTilt(east: ex, north: ny, eastLag: eastLag, northLag: northLag,
-                                      noise: tiltVariance * tiltCorrelation / dt, spread: tiltVariance,
-                                      gateSquared: accelerationGateSquared) {
-            correction += c
+    /// Tilt from gravity: the rotation that brings the averaged "up" to +z
+    /// (``GravityAverage``). The average remembers the estimate of the last
+    /// correlation time, and a bias error has turned the estimate since: the
+    /// tilt it shows is θ + lag·δb, not θ. Read as θ alone, the lag pushes the
+    /// bias estimate further the way it is already wrong. How hard the board
+    /// moves sets how far the reading is trusted; a reading far outside that
+    /// (a sustained acceleration) is ignored.
+    private mutating func correctTilt(_ correction: inout AttitudeErrorFilter.Correction, acceleration a: Vector3,
+                                      rotation r: Matrix3, dt: Double) {
+        gravity.add(r * a, rotation: r, dt: dt)
+        let shown = gravity.tilt, eastLag = gravity.eastLag, northLag = gravity.northLag
+        let east = shown.east - correction.angle.x - eastLag.dot(correction.bias)
+        let north = shown.north - correction.angle.y - northLag.dot(correction.bias)
+        let c = coefficients
+        let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
+            / gravity.mean.squaredLength
+        gravity.observe(east: east, north: north, dt: dt)
+        if let tilt = errors.measureTilt(east: east, north: north, eastLag: eastLag, northLag: northLag,
+                                         noise: spread * c.tiltCorrelation / dt, spread: spread,
+                                         gateSquared: c.accelerationGateSquared) {
+            correction += tilt
         }
+    }
 
-        // Heading from the horizontal field, less any field carried with the board.
+    /// How far acceleration the average did not remove may have tilted the
+    /// estimate, rad², beyond the filter's own tilt variance: the filter
+    /// cannot see it, since the average it follows contains it. From the
+    /// sustained acceleration the average's length shows, and from how far
+    /// the average has recently disagreed with the filter beyond its spread.
+    private var sustainedTiltVariance: Double {
+        let c = coefficients
+        let noise = c.accelerometerNoiseSquared * c.sampleInterval / c.tiltCorrelation
+        let g2 = gravity.mean.squaredLength
+        let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared) / g2
+        return gravity.accelerationLevel(noise: noise) / g2 + max(0, gravity.disagreement - spread)
+    }
+
+    /// Heading from the horizontal field, less any field carried with the
+    /// board. `dt` is the time since the previous new magnetometer reading.
+    private mutating func correctHeading(_ correction: inout AttitudeErrorFilter.Correction, field m: Vector3,
+                                         rotation r: Matrix3, rate: Vector3, dt: Double) {
         let rawE = r * m
-        var mE = rawE, fieldNorm = mNorm
+        var mE = rawE, fieldNorm = m.length
         offsetHeadingVariance = 0
         if let o = trackCarriedField(fieldInEarth: rawE, rotation: r, rate: rate, dt: dt) {
             mE = rawE - r * o
@@ -261,35 +297,56 @@ public struct AttitudeFusion: Sendable {
             offsetHeadingVariance = carried.offsetVariance / (1.5 * horizontalSquared) // 2 of 3 axes are horizontal
         }
         lastMagneticReadingRejected = true
-        if magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: turned, dt: dt),
-           horizontalSquared > 1e-6 * fieldNorm * fieldNorm {
-            let psi = atan2(mE.x, mE.y) - correction.angle.z
-            let noise = magnetometerNoiseSquared / horizontalSquared
-                + mE.z * mE.z / horizontalSquared * errors.angle.row1.y
-            let compass = compassVariance + offsetHeadingVariance
-            if psi * psi <= magneticGateSquared * (errors.angle.row2.z + noise + compass + compassOffsetVariance) {
-                // While aligning, the persistent error is the one the start took on (see `initialize`).
-                let persistent = alignmentTimeLeft > 0 ? offsetHeadingVariance : compass
-                correction += errors.measureHeading(innovation: psi, noise: noise + persistent * compassCorrelation / dt)
-                // The reference is learned from the earth field alone, never through an offset.
-                if carried.offset == nil { magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt) }
-                lastMagneticReadingRejected = false
-            }
+        defer { rawFieldDisturbed = carried.offset != nil && !magnetic.matches(fieldInEarth: rawE, norm: m.length) }
+        guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: turned, dt: dt),
+              horizontalSquared > 1e-6 * fieldNorm * fieldNorm else {
+            agreement.disturbed()
+            return
         }
-        rawFieldDisturbed = carried.offset != nil && !magnetic.matches(fieldInEarth: rawE, norm: mNorm)
-        if alignmentTimeLeft > 0 {
-            alignmentTimeLeft -= dt
-            // Aligned: from now on the persistent error of the readings is the filter's own.
-            if alignmentTimeLeft <= 0 { errors.angle[2, 2] += compassVariance }
+        // The reading measures the heading error plus the compass's own error.
+        let innovation = atan2(mE.x, mE.y) - correction.angle.z - compassError - correction.compass
+        // Noise, what the tilt's uncertainty does to the heading, the offset's
+        // uncertainty, and the turn during the magnetometer's latency.
+        let turning = rate.cross(m).squaredLength * coefficients.latencySquared
+        let white = (noise.magnetometerVariance + turning) / horizontalSquared
+            + mE.z * mE.z / horizontalSquared * errors.angle.row1.y + offsetHeadingVariance
+        let gate = coefficients.magneticGateSquared * (errors.compassHeadingVariance + white)
+        guard innovation * innovation <= gate else {
+            if agreement.rejected(innovation: innovation, dt: dt) { giveWayToCompass(innovation: innovation, rotation: r) }
+            return
         }
+        agreement.accepted()
+        correction += errors.measureHeading(innovation: innovation, noise: white)
+        // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
+        if carried.offset == nil, let reference = magnetic.referenceNorm {
+            compassSpread.learn(strength: fieldNorm, reference: reference, horizontalSquared: horizontalSquared,
+                                noiseVariance: noise.magnetometerVariance, turned: rotationSinceLastReading, dt: dt)
+            magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt)
+        }
+        rotationSinceLastReading = 0
+        lastMagneticReadingRejected = false
+    }
 
+    /// The compass, in a clean-looking field, has contradicted the filter for
+    /// ``Settings/longestCompassRejection``: the filter, not the field, is
+    /// taken to be wrong. Its heading variance grows until the disagreement
+    /// passes the gate, and its bias variance about up by the drift rate that
+    /// would explain it, so the next readings pull heading and bias back.
+    private mutating func giveWayToCompass(innovation: Double, rotation r: Matrix3) {
+        errors.angle[2, 2] += 1.5 * innovation * innovation / coefficients.magneticGateSquared
+        let drift = innovation / settings.longestCompassRejection
+        errors.widenBias(along: r.row2, variance: drift * drift)
+        agreement.accepted()
+    }
+
+    /// Applies the estimated errors to attitude, bias and compass error, and
+    /// learns the size of the compass error from what turning revealed of it.
+    private mutating func apply(_ correction: AttitudeErrorFilter.Correction) {
         let angle = correction.angle, bias = correction.bias
         attitude = (Self.rotation(angle) * attitude).normalized
         gyroBias += bias
-        // The average was taken along the old estimate: turn it with the
-        // correction, and with what the new bias would have changed meanwhile.
-        let lag = Vector3(eastLag.dot(bias), northLag.dot(bias), 0)
-        accelerationMean += (angle + lag).cross(accelerationMean)
+        compassError += correction.compass
+        gravity.corrected(angle: angle, bias: bias)
     }
 
     /// Compares the reading with the reference field as the current attitude
@@ -306,10 +363,10 @@ public struct AttitudeFusion: Sendable {
         // averaged over the change time; the attitude uncertainty (the heading
         // turns the horizontal field, a tilt about east all of it, about north
         // the vertical part); the magnetometer's latency while the board turns.
-        let allowance = magnetometerNoiseSquared * 1.5 * min(1, dt / settings.bodyFieldChangeTime)
+        let allowance = noise.magnetometerVariance * 1.5 * min(1, dt / settings.bodyFieldChangeTime)
             + errors.angle.row2.z * horizontal * horizontal + errors.angle.row0.x * norm * norm
             + errors.angle.row1.y * vertical * vertical
-            + latencySquared * norm * norm * rate.squaredLength
+            + coefficients.latencySquared * norm * norm * rate.squaredLength
         return carried.update(residual: residual, earth: residualE, allowance: allowance, dt: dt)
     }
 
@@ -322,8 +379,7 @@ public struct AttitudeFusion: Sendable {
     /// enough for 1.5 × that jump to pass the gate (``Settings/magneticGate``),
     /// or the corrected compass would be rejected as contradicting the gyro;
     /// no more, or the filter would follow the next few compass readings,
-    /// motion and all (seen on BROAD: 1.65° instead of 1.16° RMS after a
-    /// 2.3 µT update with the jump's full variance). The earth field's strength and dip reference is
+    /// motion and all. The earth field's strength and dip reference is
     /// learned again from the next readings when the last reading, newly
     /// calibrated, no longer matches it (it was learned through a wrong
     /// calibration). Attitude and gyro bias are kept.
@@ -338,7 +394,7 @@ public struct AttitudeFusion: Sendable {
         let r = attitude.rotationMatrix
         let old = r * lastField, new = r * map(lastField)
         let jump = 1.5 * abs(atan2(old.x * new.y - old.y * new.x, old.x * new.x + old.y * new.y))
-        errors.angle[2, 2] += jump * jump / (settings.magneticGate * settings.magneticGate)
+        errors.angle[2, 2] += jump * jump / coefficients.magneticGateSquared
         if !magnetic.matches(fieldInEarth: new, norm: new.length) { magnetic.reset() }
     }
 
@@ -357,26 +413,22 @@ public struct AttitudeFusion: Sendable {
         attitude = Quaternion(rotationMatrix: Matrix3(rows: e, upAxis.cross(e), upAxis))
         let mE = attitude.rotate(m)
         let clean = magnetic.classify(fieldInEarth: mE, norm: m.length, rotation: 0, dt: 0)
-        let keptBias = isInitialized ? errors.bias : Matrix3(diagonal: Vector3(1, 1, 1) * initialBiasVariance)
+        let keptBias = isInitialized ? errors.bias : Matrix3(diagonal: Vector3(1, 1, 1) * coefficients.initialBiasVariance)
         let tanDipSquared = mE.z * mE.z / (horizontal * horizontal)
-        // The compass error that persists (`compassError`) is shared by the readings of
-        // the next `compassCorrelationTime`: they cannot average it, only their noise.
-        // So the filter aligns on them as if it were absent (a running mean of those
-        // readings, not the first one alone weighed against them as independent) and
-        // takes it on when the alignment ends; the uncertainty reported includes it throughout.
+        let tilt = coefficients.initialTiltVariance
+        // The heading is the compass's: off by its noise, the tilt's effect and
+        // the compass error, which the next readings at this attitude share.
         let headingVariance = clean
-            ? magnetometerNoiseSquared / (horizontal * horizontal) + tanDipSquared * initialTiltVariance
+            ? noise.magnetometerVariance / (horizontal * horizontal) + tanDipSquared * tilt + compassErrorVariance
             : Double.pi * Double.pi
-        alignmentTimeLeft = clean ? settings.compassCorrelationTime : 0
-        errors = AttitudeErrorFilter(angleVariance: Vector3(initialTiltVariance, initialTiltVariance, headingVariance),
-                                     bias: keptBias)
-        accelerationMean = Vector3(0, 0, a.length)
-        accelerationMeanSamples = 1
-        eastLag = .zero
-        northLag = .zero
-        motionVariance = settings.motionAcceleration * settings.motionAcceleration
+        errors = AttitudeErrorFilter(angleVariance: Vector3(tilt, tilt, headingVariance), bias: keptBias,
+                                     compassVariance: compassErrorVariance)
+        if clean { errors.compassAngle.z = -compassErrorVariance }
+        compassError = 0
+        gravity.start(strength: a.length, motionVariance: settings.motionAcceleration * settings.motionAcceleration)
         lastMagneticReadingRejected = !clean
         rest.reset()
+        agreement.accepted()
         isInitialized = true
     }
 

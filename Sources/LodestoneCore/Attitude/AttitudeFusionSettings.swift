@@ -36,6 +36,12 @@ extension AttitudeFusion {
         /// integrates to a bounded velocity, so it averages out), and readings
         /// closer together than this are not counted as independent.
         public var motionCorrelationTime = 1.0
+        /// White noise of each accelerometer axis, m/s², at
+        /// ``typicalSampleRate``: what noise alone does to the averaged
+        /// strength, so that only acceleration beyond it counts as sustained.
+        public var accelerometerNoise = 0.05
+        /// The sample rate the noise figures refer to, Hz.
+        public var typicalSampleRate = 100.0
         /// An averaged tilt reading that disagrees with the prediction by more
         /// than this many standard deviations (a sustained acceleration, such
         /// as a vehicle turning) is ignored. Short shocks are averaged away.
@@ -45,19 +51,34 @@ extension AttitudeFusion {
 
         /// White noise of each magnetometer axis, µT.
         public var magnetometerNoise = 0.7
-        /// Heading error of a single calibrated compass reading that noise does
-        /// not explain (residual calibration, nearby iron), degrees.
+        /// Heading error of the calibrated compass that noise does not explain
+        /// (residual calibration, nearby iron), degrees (1σ over attitudes): the
+        /// figure the filter starts with. It learns the real one from how the
+        /// compass and the gyro disagree as the board turns.
         public var compassError = 3.0
-        /// How long that error persists while the board moves, s.
+        /// The smallest compass error the filter learns, degrees.
+        public var smallestCompassError = 0.05
+        /// How far the board turns before the compass error at the new
+        /// attitude no longer resembles the old one, degrees.
+        public var compassCorrelationAngle = 45.0
+        /// How long the compass error persists on a board that does not turn
+        /// (it moves through the room's field), s.
+        public var compassErrorLifetime = 60.0
+        /// How much turning, and at least how much time, it takes to learn the
+        /// size of the compass error, degrees and s (see ``CompassErrorSpread``).
+        public var compassLearningAngle = 720.0
+        public var compassLearningTime = 30.0
+        /// How long compass and attitude errors persist while the board moves,
+        /// s: readings of a field carried with the board closer together than
+        /// this are not independent evidence (see ``BodyFixedDisturbance``).
         public var compassCorrelationTime = 2.0
-        /// The part of the compass error that never averages out: residual
-        /// hard/soft-iron error and the local deviation of the field from
-        /// magnetic north, degrees. It bounds ``AttitudeFusion/headingUncertainty``
-        /// from below.
-        public var compassOffsetError = 1.5
         /// A reading whose heading innovation exceeds this many standard
         /// deviations is rejected.
         public var magneticGate = 3.0
+        /// How long readings whose strength and dip match the reference may be
+        /// rejected as contradicting the gyro before the filter gives way to
+        /// them, s (see ``CompassAgreement``).
+        public var longestCompassRejection = 10.0
         /// Largest relative deviation of the field strength from the learned
         /// reference before the field counts as disturbed.
         public var fieldNormTolerance = 0.1
@@ -88,6 +109,10 @@ extension AttitudeFusion {
         public var restRateThreshold = 2.0
         /// Largest acceleration change counted as rest, m/s².
         public var restAccelerationThreshold = 0.5
+        /// The smallest uncertainty of a rotation rate measured at rest from the
+        /// drift of gravity and field, °/s: sensors drift with temperature and a
+        /// board set down settles, which no fit can tell from a slow turn.
+        public var steadyRateUncertainty = 0.05
         /// How long the board must be still before rest is declared, s.
         public var restMinimumDuration = 1.5
         /// Longest time step integrated, s. After a longer gap the board may

@@ -1,45 +1,82 @@
-/// Detects that the sensor lies still: the bias-corrected angular rate stays
-/// small and the specific force stays close to its recent mean for a minimum time.
+/// Decides that the board is still, or turning slowly and steadily, and
+/// holds the window of readings (``SteadyRotation``) in which the gyro bias
+/// is then measured.
 ///
-/// At rest the gyro reads its own bias, which ``AttitudeFusion`` then measures
-/// directly (a zero-rate update), and the heading cannot move.
+/// It never compares the gyro with its bias estimate: a large or misestimated
+/// bias must not keep it from seeing rest, and a slow turn must not pass for
+/// rest because the gyro happens to read little. Instead:
+/// - gravity and the field must drift at less than ``rateThreshold`` (their
+///   straight-line fit, see ``SteadyRotation``);
+/// - the specific force must stay on its line within ``accelerationThreshold``,
+///   on average and in every sample (no linear acceleration, no jolt);
+/// - the gyro must read steadily: its short-term mean (about 50 ms) may not
+///   leave the window's mean by more than a tenth of ``rateThreshold`` plus
+///   five times its own noise. A turn that starts or stops is a change of
+///   rate, which the gyro shows at once whatever its bias; a window that
+///   spanned it would take part of the turn for bias.
+///
+/// Any breach starts the window afresh, so it only ever holds steady motion;
+/// rest is declared once it spans ``minimumDuration``.
 public struct RestDetector: Hashable, Sendable {
-    /// Largest bias-corrected angular rate still counted as rest, rad/s.
-    public var rateThreshold: Double
-    /// Largest deviation of the acceleration from its mean still counted as rest, m/s².
-    public var accelerationThreshold: Double
-    /// How long both must hold before rest is declared, s.
-    public var minimumDuration: Double
-    /// Time constant of the acceleration mean, s.
-    public var averagingTime: Double
+    /// Largest rotation rate still counted as steady, rad/s.
+    public let rateThreshold: Double
+    /// Largest deviation of the acceleration from its straight line, m/s².
+    public let accelerationThreshold: Double
+    /// How long the motion must have been steady before rest is declared, s.
+    public let minimumDuration: Double
 
     public private(set) var isAtRest = false
-    private var stillTime = 0.0
-    private var meanAcceleration: Vector3?
+    public private(set) var window: SteadyRotation
+    private var steadyTime = 0.0
+    private var shortRate: Vector3?
+    static let shortTime = 0.05
 
-    public init(rateThreshold: Double, accelerationThreshold: Double, minimumDuration: Double, averagingTime: Double) {
+    public init(rateThreshold: Double, accelerationThreshold: Double, minimumDuration: Double) {
         self.rateThreshold = rateThreshold
         self.accelerationThreshold = accelerationThreshold
         self.minimumDuration = minimumDuration
-        self.averagingTime = averagingTime
+        window = SteadyRotation(averagingTime: minimumDuration)
     }
 
-    /// Feeds one sample; returns whether the sensor is at rest now.
-    @discardableResult
-    public mutating func update(angularRate: Vector3, acceleration: Vector3, dt: Double) -> Bool {
-        let mean = meanAcceleration ?? acceleration
-        let still = angularRate.squaredLength <= rateThreshold * rateThreshold
-            && (acceleration - mean).squaredLength <= accelerationThreshold * accelerationThreshold
-        meanAcceleration = mean + (acceleration - mean) * min(1, dt / averagingTime)
-        stillTime = still ? stillTime + dt : 0
-        isAtRest = stillTime >= minimumDuration
-        return isAtRest
+    /// Feeds one sample (raw gyro, specific force, calibrated field; body
+    /// frame). Returns the window's estimate while the board is at rest, else nil.
+    public mutating func update(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3,
+                                dt: Double) -> SteadyRotation.Estimate? {
+        let short = shortRate.map { $0 + (w - $0) * min(1, dt / Self.shortTime) } ?? w
+        shortRate = short
+        let estimate = window.estimate
+        if let e = estimate, !isSteady(e, acceleration: a, shortRate: short, dt: dt) {
+            window.reset()
+            steadyTime = 0
+        }
+        window.add(angularRate: w, acceleration: a, field: m, dt: dt)
+        steadyTime += dt
+        isAtRest = steadyTime >= minimumDuration && estimate != nil
+        return isAtRest ? window.estimate : nil
+    }
+
+    private func isSteady(_ e: SteadyRotation.Estimate, acceleration a: Vector3, shortRate: Vector3, dt: Double) -> Bool {
+        // A young window's fit is noisy: a rate counts as too fast only beyond five of its standard deviations
+        // (three would restart a window of a thousand samples by chance, and it would never grow).
+        let vertical = e.verticalVariance.isFinite
+        let rate2 = e.horizontalRate.squaredLength + (vertical ? e.verticalRate * e.verticalRate : 0)
+        let rateNoise = (2 * e.horizontalVariance + (vertical ? e.verticalVariance : 0)).squareRoot()
+        let fastest = rateThreshold + 5 * rateNoise
+        // The short mean's noise: the samples' scatter over the ~shortTime/dt samples it averages.
+        let shortNoise2 = 3 * (e.rateScatter * 0.5 * min(1, dt / Self.shortTime) + e.meanRateVariance)
+        let change = 0.1 * rateThreshold + 5 * shortNoise2.squareRoot()
+        let threshold2 = accelerationThreshold * accelerationThreshold
+        return rate2 <= fastest * fastest
+            && (shortRate - e.meanRate).squaredLength <= change * change
+            && 3 * e.accelerationScatter <= threshold2
+            && (a - e.accelerationNow).squaredLength <= threshold2
     }
 
     /// Forgets the history (after a gap in the data).
     public mutating func reset() {
         isAtRest = false
-        stillTime = 0
-        meanAcceleration = nil
+        steadyTime = 0
+        shortRate = nil
+        window.reset()
     }
 }

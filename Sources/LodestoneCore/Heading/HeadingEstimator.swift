@@ -95,7 +95,7 @@ public struct HeadingEstimator: Sendable {
         accuracyEstimator = HeadingAccuracyEstimator(settings: settings.accuracy)
         monitor = MagneticEnvironmentMonitor(settings: settings.monitor, calibration: settings.calibrationStatus,
                                              expected: settings.expectedField, wallClockStart: settings.wallClockStart)
-        fusion = AttitudeFusion(settings: settings.fusionSettings)
+        fusion = AttitudeFusion(settings: Self.fusionSettings(settings))
         axis = settings.forwardAxis.vector
         mayFuse = settings.fusion != .ecompass
         maximumAxisUp = Self.cosine(degrees: settings.minimumAxisElevation)
@@ -218,7 +218,8 @@ public struct HeadingEstimator: Sendable {
             calibration: settings.calibrationStatus))
     }
 
-    /// Gyro fusion's heading uncertainty, plus what its tilt uncertainty does to
+    /// Gyro fusion's heading uncertainty (which holds the compass error it
+    /// learned, see ``AttitudeFusion``), plus what its tilt uncertainty does to
     /// a forward axis that is itself tilted (the heading of an axis at
     /// elevation e moves by about tilt error × tan e).
     private func fusedAccuracy() -> Double {
@@ -226,11 +227,17 @@ public struct HeadingEstimator: Sendable {
         let horizontal = max(1e-3, (forward.x * forward.x + forward.y * forward.y).squareRoot())
         let axisTilt = fusion.tiltUncertainty * abs(forward.z) / horizontal
         let heading = fusion.headingUncertainty
-        // The filter trusts the calibrated field; what the calibration itself may be off adds on.
-        let dip = fusion.magneticReference?.dip ?? 60
-        let calibration = settings.calibrationStatus.map {
+        return min(180, (heading * heading + axisTilt * axisTilt).squareRoot())
+    }
+
+    /// The fusion's settings with the compass error it starts from taken from
+    /// the calibration: the profile's residual, or an uncalibrated guess.
+    static func fusionSettings(_ settings: Settings) -> AttitudeFusion.Settings {
+        var fusion = settings.fusionSettings
+        let dip = settings.calibrationStatus?.dip ?? settings.expectedField?.dip ?? 60
+        fusion.compassError = settings.calibrationStatus.map {
             max(settings.accuracy.minimumCalibrationError, $0.headingError(dip: dip))
         } ?? settings.accuracy.uncalibratedError
-        return min(180, (heading * heading + axisTilt * axisTilt + calibration * calibration).squareRoot())
+        return fusion
     }
 }

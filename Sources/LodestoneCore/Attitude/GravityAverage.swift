@@ -1,0 +1,98 @@
+/// The specific force averaged in the (estimated) earth frame: gravity, once
+/// the board's own acceleration has averaged out; and how much acceleration
+/// there is to average out.
+///
+/// Hand motion reverses, so its acceleration integrates to a bounded velocity
+/// and averages out over ``correlationTime``. What stays in the average is
+/// the tilt error, plus what a bias error turned the estimate by while the
+/// average was taken (``eastLag``, ``northLag``), plus any acceleration that
+/// does not reverse that fast: a vehicle turning or braking, a boat rolling at
+/// the top of a mast.
+///
+/// That last part is measured without trusting the tilt, from the length of
+/// the average: an acceleration across gravity that the averaging left
+/// lengthens it by `a²/2g` whatever the tilt, while motion that reverses
+/// (walking, a hand's swing) averaged out and leaves it alone. So the
+/// length's excess over gravity gives the level of sustained acceleration
+/// (``accelerationLevel``). A tilt error only turns the average, so a wrong
+/// tilt can never make the filter distrust the accelerometer that would
+/// correct it.
+struct GravityAverage: Hashable, Sendable {
+    /// Averaging time, s.
+    let correlationTime: Double
+
+    /// The average, earth frame, m/s².
+    private(set) var mean = Vector3.zero
+    /// Mean square of the acceleration about the average, (m/s²)²: how hard
+    /// the board is being moved right now.
+    private(set) var motionVariance = 0.0
+    /// How the average's east and north tilt depend on the gyro-bias error
+    /// (body frame), s. Rows of `∫ w(t − s)·R(s) ds` over the averaging weights.
+    private(set) var eastLag = Vector3.zero
+    private(set) var northLag = Vector3.zero
+    /// How far the average has recently disagreed with the filter's tilt, rad²
+    /// (rises within a correlation time, falls over five): acceleration the
+    /// average did not remove, or a tilt error. Reported, never fed back.
+    private(set) var disagreement = 0.0
+    /// The specific force's strength at rest, m/s² (learned; standard gravity until then).
+    private(set) var restingStrength = 9.80665
+    /// Samples in the average, until it spans the correlation time: a young
+    /// average is the plain mean of its samples, not the first one weighted up.
+    private var samples = 0.0
+
+    init(correlationTime: Double) {
+        self.correlationTime = correlationTime
+    }
+
+    /// Starts from one reading of the specific force's strength, as if level.
+    mutating func start(strength: Double, motionVariance initial: Double) {
+        mean = Vector3(0, 0, strength)
+        samples = 1
+        eastLag = .zero
+        northLag = .zero
+        motionVariance = initial
+        disagreement = 0
+    }
+
+    /// Adds the specific force `aE` (earth frame) at attitude `r` (body → earth).
+    mutating func add(_ aE: Vector3, rotation r: Matrix3, dt: Double) {
+        samples += 1
+        let k = min(1, max(dt / correlationTime, 1 / samples))
+        mean += (aE - mean) * k
+        motionVariance += ((aE - mean).squaredLength - motionVariance) * k
+        eastLag = (eastLag + r.row0 * dt) * (1 - k)
+        northLag = (northLag + r.row1 * dt) * (1 - k)
+    }
+
+    /// Learns the strength of gravity as this accelerometer reads it, from a rest window's mean.
+    mutating func learnResting(strength: Double, dt: Double, learningTime: Double) {
+        restingStrength += (strength - restingStrength) * min(1, dt / learningTime)
+    }
+
+    /// Sustained acceleration across gravity that the average's length
+    /// shows, squared, (m/s²)²: `2g` times the excess beyond three standard
+    /// deviations of `noise`, the variance noise alone gives the length.
+    func accelerationLevel(noise: Double) -> Double {
+        2 * restingStrength * max(0, mean.length - restingStrength - 3 * noise.squareRoot())
+    }
+
+    /// Records the average's disagreement with the filter (innovations about east and north, rad).
+    mutating func observe(east: Double, north: Double, dt: Double) {
+        let now = 0.5 * (east * east + north * north)
+        let time = now > disagreement ? correlationTime : 5 * correlationTime
+        disagreement += (now - disagreement) * min(1, dt / time)
+    }
+
+    /// The tilt the average shows, rad, about east and north.
+    var tilt: (east: Double, north: Double) {
+        let n = mean.length
+        return (mean.y / n, -mean.x / n)
+    }
+
+    /// The estimate was corrected by `angle` (earth frame) and the bias by
+    /// `bias`: the average, taken along the old estimate, turns with it.
+    mutating func corrected(angle: Vector3, bias: Vector3) {
+        let lag = Vector3(eastLag.dot(bias), northLag.dot(bias), 0)
+        mean += (angle + lag).cross(mean)
+    }
+}

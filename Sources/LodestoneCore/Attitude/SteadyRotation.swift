@@ -1,0 +1,142 @@
+/// Measures a slow, steady rotation from how gravity and the field drift in
+/// the body frame, so that a board lying still *or turning slowly* tells the
+/// gyro its bias.
+///
+/// A gyro at rest reads its own bias, but "at rest" can only be judged within
+/// a threshold: a board on a turntable at 1 °/s looks still to a rate
+/// threshold of 2 °/s, and taking its reading as bias freezes the heading.
+/// Here nothing is assumed about the rate. Over the last ``averagingTime``
+/// (exponentially weighted) the readings of gravity and field are fitted with
+/// straight lines in time. A vector fixed in the room drifts in the body frame
+/// at `v' = −ω × v`, so the slopes give the true rotation rate: its horizontal
+/// part from gravity, its vertical part from the field (any field fixed in the
+/// room, disturbed or not). The bias is the mean gyro reading less that rate.
+///
+/// The fit holds while there is no linear acceleration and the rotation over
+/// the window is small; ``AttitudeFusion`` uses it only while its
+/// ``RestDetector`` sees the board still in that sense. The variances come from
+/// the scatter of the readings about their lines, so a noisier sensor is
+/// trusted less without a setting.
+public struct SteadyRotation: Hashable, Sendable {
+    /// Time constant of the exponential window, s.
+    public let averagingTime: Double
+
+    /// What the window shows, body frame.
+    public struct Estimate: Hashable, Sendable {
+        /// Mean gyro reading over the window, rad/s.
+        public var meanRate: Vector3
+        /// The rotation rate about the horizontal axes (perpendicular to
+        /// gravity) shown by gravity's drift, rad/s, and its variance per axis.
+        public var horizontalRate: Vector3
+        public var horizontalVariance: Double
+        /// The rotation rate about "up" shown by the field's drift, rad/s, and its variance.
+        public var verticalRate: Double
+        public var verticalVariance: Double
+        /// Variance of each axis of ``meanRate``, (rad/s)².
+        public var meanRateVariance: Double
+        /// Unit up vector (mean gravity direction), body frame.
+        public var up: Vector3
+        /// Specific force on its fitted line at the newest sample, m/s².
+        public var accelerationNow: Vector3
+        /// Variance of each axis of the specific force about its line, (m/s²)²,
+        /// and of the field about its line, µT².
+        public var accelerationScatter: Double
+        public var fieldScatter: Double
+        /// Variance of each axis of the gyro readings about their mean, (rad/s)².
+        public var rateScatter: Double
+    }
+
+    private var weight = 0.0       // Σw
+    private var timeSum = 0.0      // Σw·t, t relative to the latest sample (≤ 0)
+    private var timeSquares = 0.0  // Σw·t²
+    private var gravity = Moments()
+    private var field = Moments()
+    private var rate = Moments()
+
+    /// Weighted sums of one vector signal: Σw·v, Σw·t·v, Σw·|v|².
+    private struct Moments: Hashable, Sendable {
+        var sum = Vector3.zero
+        var timeWeighted = Vector3.zero
+        var squares = 0.0
+
+        mutating func shift(by dt: Double) { timeWeighted -= sum * dt }
+        mutating func scale(_ k: Double) {
+            sum = sum * k
+            timeWeighted = timeWeighted * k
+            squares *= k
+        }
+        mutating func add(_ v: Vector3) {
+            sum += v
+            squares += v.squaredLength
+        }
+    }
+
+    public init(averagingTime: Double) {
+        self.averagingTime = averagingTime
+    }
+
+    /// Adds one sample (raw gyro, specific force, calibrated field; body frame).
+    public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
+        // Times are kept relative to the newest sample: move the old ones dt into the past.
+        timeSquares += (dt * weight - 2 * timeSum) * dt
+        timeSum -= dt * weight
+        gravity.shift(by: dt)
+        field.shift(by: dt)
+        rate.shift(by: dt)
+        let k = 1 / (1 + dt / averagingTime)
+        weight *= k
+        timeSum *= k
+        timeSquares *= k
+        gravity.scale(k)
+        field.scale(k)
+        rate.scale(k)
+        weight += 1
+        gravity.add(a)
+        field.add(m)
+        rate.add(w)
+    }
+
+    /// Forgets the window (the board moved).
+    public mutating func reset() {
+        self = SteadyRotation(averagingTime: averagingTime)
+    }
+
+    /// The fit of the current window; nil until it holds a few samples.
+    public var estimate: Estimate? {
+        guard weight >= 8 else { return nil }
+        let spread = timeSquares - timeSum * timeSum / weight   // Σw·(t − t̄)²
+        guard spread > 0 else { return nil }
+        // Exponential weights over τ hold as much as 2τ of equal ones.
+        let count = 2 * weight
+        let g = fit(gravity, spread: spread), m = fit(field, spread: spread), w = fit(rate, spread: spread)
+        let gNorm2 = g.mean.squaredLength
+        guard gNorm2 > 0 else { return nil }
+        let up = g.mean / gNorm2.squareRoot()
+        // v' = −ω × v: the part of ω across gravity is (v' × v) / |v|².
+        let horizontal = g.slope.cross(g.mean) / gNorm2
+        let horizontalVariance = g.slopeVariance / gNorm2
+        // The field's drift less what the horizontal rotation explains is −ω_up·(up × m).
+        let across = up.cross(m.mean)
+        let across2 = across.squaredLength
+        let residual = m.slope + horizontal.cross(m.mean)
+        let vertical = across2 > 0 ? -residual.dot(across) / across2 : 0
+        let verticalVariance = across2 > 0
+            ? m.slopeVariance / across2 + horizontalVariance * m.mean.squaredLength / across2
+            : .infinity
+        let now = g.mean - g.slope * (timeSum / weight)
+        return Estimate(meanRate: w.mean, horizontalRate: horizontal, horizontalVariance: horizontalVariance,
+                        verticalRate: vertical, verticalVariance: verticalVariance,
+                        meanRateVariance: w.scatter / count, up: up, accelerationNow: now,
+                        accelerationScatter: g.scatter, fieldScatter: m.scatter, rateScatter: w.scatter)
+    }
+
+    /// Straight-line fit of one signal: mean, slope, per-axis scatter about the line, slope variance per axis.
+    private func fit(_ s: Moments, spread: Double) -> (mean: Vector3, slope: Vector3, scatter: Double, slopeVariance: Double) {
+        let mean = s.sum / weight
+        let slope = (s.timeWeighted - s.sum * (timeSum / weight)) / spread
+        let explained = slope.squaredLength * spread
+        let scatter = max(0, s.squares - mean.squaredLength * weight - explained) / (3 * weight)
+        // Exponential weights: the slope's variance is σ²·Σw²(t − t̄)²/spread², σ²/(4·spread).
+        return (mean, slope, scatter, scatter / (4 * spread))
+    }
+}

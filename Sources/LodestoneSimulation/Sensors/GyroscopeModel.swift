@@ -1,0 +1,43 @@
+import LodestoneCore
+
+/// How a simulated MEMS gyroscope departs from the true body rate.
+///
+/// Reads `(1 + scaleError) ⊙ (ω + Earth's rate) + bias(t) + white noise`, rounded
+/// to `resolution`. The bias starts at `bias` and walks: each sample adds a
+/// normal step of `biasRandomWalk·√dt` per axis. White noise is given as a
+/// density, so its per-sample σ is `noiseDensity·√rate`, as for a sensor whose
+/// bandwidth follows its output rate.
+public struct GyroscopeModel: Hashable, Sendable {
+    /// rad/s/√Hz
+    public var noiseDensity: Double
+    /// Turn-on bias, rad/s, sensor frame.
+    public var bias: Vector3
+    /// Rate random walk, rad/s/√s.
+    public var biasRandomWalk: Double
+    /// Per-axis scale factor error (0.01 reads 1 % high).
+    public var scaleError: Vector3
+    /// rad/s; readings are rounded to multiples of it (0: not rounded).
+    public var resolution: Double
+    /// The Earth turns at 15 °/h; a gyroscope senses it.
+    public var sensesEarthRotation: Bool
+
+    public init(noiseDensity: Double = 0, bias: Vector3 = .zero, biasRandomWalk: Double = 0, scaleError: Vector3 = .zero,
+                resolution: Double = 0, sensesEarthRotation: Bool = false) {
+        self.noiseDensity = noiseDensity
+        self.bias = bias
+        self.biasRandomWalk = biasRandomWalk
+        self.scaleError = scaleError
+        self.resolution = resolution
+        self.sensesEarthRotation = sensesEarthRotation
+    }
+
+    /// A perfect gyroscope.
+    public static let ideal = GyroscopeModel()
+
+    /// A low-cost MEMS part: 0.015 °/s/√Hz (about three times an MPU-6050's
+    /// datasheet figure), a 0.0005 °/s/√s bias walk, Earth's rate, resolution
+    /// 1e-5 rad/s. No turn-on bias: scenarios choose it.
+    public static let typical = GyroscopeModel(
+        noiseDensity: 0.015 * Angle.radiansPerDegree, biasRandomWalk: 0.0005 * Angle.radiansPerDegree,
+        resolution: 1e-5, sensesEarthRotation: true)
+}

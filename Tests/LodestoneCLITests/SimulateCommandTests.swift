@@ -1,0 +1,96 @@
+import Foundation
+import LodestoneTestSupport
+import Testing
+
+/// `lodestone simulate`: every scenario by name, the options that shape it, and
+/// what it reports.
+@Suite struct SimulateCommandTests {
+    let scratch = TemporaryDirectory()
+
+    /// The log as rows of numbers by column name (header after the `#` lines).
+    func table(_ path: String) throws -> (columns: [String], rows: [[String]]) {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let columns = lines[0].split(separator: ",").map(String.init)
+        return (columns, lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) })
+    }
+
+    @Test(arguments: ["demo", "holds", "spin", "tumble", "turn", "full-tumble", "drive", "boat", "walk"])
+    func everyScenarioWritesAndSaysWhat(_ scenario: String) throws {
+        let log = scratch.path("\(scenario).lslog")
+        let long = ["drive", "walk", "turn"].contains(scenario)
+        let r = try CommandRunner.run(["simulate", "-o", log, "--scenario", scenario, "--rate", "20", "--gyro", "--truth"]
+                                      + (scenario == "holds" || scenario == "demo" ? [] : ["--duration", long ? "100" : "40"]))
+        #expect(r.status == 0, "\(r.stderr)")
+        let t = try table(log)
+        let line = "lodestone: wrote \(log): \(t.rows.count) samples, "
+        #expect(r.stdout.hasPrefix(line), "\(r.stdout)")
+        #expect(r.stdout.contains(" at 20 Hz; columns \(t.columns.joined(separator: ","))"))
+        #expect(t.columns.contains("gyro_z") && t.columns.contains("truth_w") && t.columns.last == "movement")
+        if !(scenario == "holds" || scenario == "demo") {
+            #expect(t.rows.count == (long ? 2001 : 801))
+        }
+    }
+
+    @Test func speedColumnsMagnetometerRateAndBias() throws {
+        let log = scratch.path("drive.csv")
+        let r = try CommandRunner.run(["simulate", "-o", log, "--scenario", "drive", "--duration", "120", "--rate", "200",
+                                       "--mag-rate", "20", "--speed", "--speed-rate", "5", "--gyro", "--format", "csv",
+                                       "--gyro-bias", "0.5,-0.2,1", "--noise", "none"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("at 200 Hz, magnetometer 20 Hz held;"), "\(r.stdout)")
+        let t = try table(log)
+        #expect(Array(t.columns.suffix(2)) == ["speed", "track"])
+        let speed = t.columns.firstIndex(of: "speed")!, magX = t.columns.firstIndex(of: "mag_x")!
+        let speeds = t.rows.compactMap { Double($0[speed]) }
+        #expect(speeds.count == t.rows.count && speeds.allSatisfy { $0 >= 0 } && speeds.max()! > 9)
+        // Held: the field changes only at every tenth sample; speed only at every 40th.
+        for (i, row) in t.rows.enumerated() where i % 10 != 0 {
+            #expect(row[magX] == t.rows[i - 1][magX])
+        }
+        for (i, row) in t.rows.enumerated() where i % 40 != 0 { #expect(row[speed] == t.rows[i - 1][speed]) }
+        // Parked for the first 10 s: the gyroscope reads the bias (plus the Earth's 15 °/h).
+        let gz = t.columns.firstIndex(of: "gyro_z")!, gx = t.columns.firstIndex(of: "gyro_x")!
+        let parked = t.rows.prefix(1500)
+        let meanZ = parked.map { Double($0[gz])! }.reduce(0, +) / Double(parked.count)
+        let meanX = parked.map { Double($0[gx])! }.reduce(0, +) / Double(parked.count)
+        #expect(abs(meanZ - 1 * Double.pi / 180) < 1e-4 && abs(meanX - 0.5 * Double.pi / 180) < 1e-4)
+    }
+
+    @Test func reportGoesToStandardErrorWhenTheLogGoesToStandardOutput() throws {
+        let r = try CommandRunner.run(["simulate", "-o", "-", "--scenario", "boat", "--duration", "2", "--rate", "10"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("# lodestone-log 1"))
+        #expect(r.stderr.contains("wrote /dev/stdout: 21 samples, 2 s at 10 Hz"), "\(r.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--scenario", "walk", "--period", "3"], "--period does not apply to --scenario walk"),
+        (["--scenario", "boat", "--turn-rate", "3"], "--turn-rate does not apply to --scenario boat"),
+        (["--scenario", "drive", "--speed-range", "20,10"], "--speed-range needs LOW,HIGH"),
+        (["--scenario", "turn", "--duration", "12"], "at least 30 s"),
+        (["--scenario", "drive", "--speed-rate", "5"], "add --speed"),
+        (["--scenario", "cartwheel"], "unknown --scenario 'cartwheel'"),
+        (["--gyro-bias", "1,2"], "--gyro-bias needs 3 comma-separated numbers"),
+        (["--battery", "x", "--rate", "10"], "--battery writes the battery's own cases; --output does not apply"),
+        (["--cases", "turn-1"], "--cases needs --battery"),
+    ])
+    func optionsThatCannotApplyAreRefused(_ extra: [String], _ message: String) throws {
+        let r = try CommandRunner.run(["simulate", "-o", scratch.path("x.lslog")] + extra)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+
+    /// The battery's logs come with the profile a user would pass to `evaluate`.
+    @Test func batteryWritesLogsAndProfilesThatEvaluateReads() throws {
+        let dir = scratch.path("battery")
+        let r = try CommandRunner.run(["simulate", "--battery", dir, "--cases", "turn-2,drive-speed"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.lines.count == 2 && r.lines[0].contains("wrote \(dir)/turn-2.lslog: 32201 samples, 322 s at 100 Hz"))
+        #expect(r.lines[1].contains("speed,track,truth_w"))
+        let e = try CommandRunner.run(["evaluate", "\(dir)/turn-2.lslog", "--calibration", "\(dir)/turn-2.profile.json", "--json"])
+        #expect(e.status == 0, "\(e.stderr)")
+        #expect((e.objects.first?["scored"] as? Int) == 31201, "scored after the first 10 s")
+        let unknown = try CommandRunner.run(["simulate", "--battery", dir, "--cases", "turn-3"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown case 'turn-3'"))
+    }
+}

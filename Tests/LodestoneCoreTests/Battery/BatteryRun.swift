@@ -1,0 +1,81 @@
+import Foundation
+import LodestoneCore
+import LodestoneSimulation
+import Testing
+
+/// Runs a case of the scenario battery through the whole pipeline (headingFilter
+/// 0, the case's calibration status) in gyro fusion and in compass mode, and
+/// scores it as `lodestone evaluate` scores the same case's log: BROAD's
+/// heading error over the samples after the settling time, and how often the
+/// error lay within ±headingAccuracy or beyond 3 × headingAccuracy among the
+/// samples whose accuracy was valid.
+struct BatteryRun {
+    struct Score: CustomStringConvertible {
+        var scored = 0, valid = 0, within = 0, beyond = 0
+        var sumSquares = 0.0
+        var rmse: Double { (sumSquares / Double(max(scored, 1))).squareRoot() }
+        var withinShare: Double { Double(within) / Double(max(valid, 1)) }
+        var beyondShare: Double { Double(beyond) / Double(max(valid, 1)) }
+        var description: String {
+            "RMSE \(Self.fixed(rmse))°, within ±acc \(Self.fixed(100 * withinShare))%, beyond 3×acc \(Self.fixed(100 * beyondShare))%"
+        }
+
+        static func fixed(_ x: Double) -> String { String(format: "%.2f", x) }
+
+        mutating func add(error: Double, accuracy: Double) {
+            scored += 1
+            sumSquares += error * error
+            guard accuracy >= 0 else { return }
+            valid += 1
+            if error <= accuracy { within += 1 } else if error > 3 * accuracy { beyond += 1 }
+        }
+    }
+
+    let battery: BatteryCase
+    let samples: [SensorSample]
+    let truth: [Quaternion]
+
+    init(_ name: String) throws {
+        battery = try #require(SimulationBattery.named(name), "no battery case \(name)")
+        var recording = battery.recording()
+        var samples: [SensorSample] = [], truth: [Quaternion] = []
+        samples.reserveCapacity(recording.sampleCount)
+        truth.reserveCapacity(recording.sampleCount)
+        while let s = recording.nextSample() {
+            samples.append(s)
+            truth.append(recording.truth.kinematics.attitude)
+        }
+        self.samples = samples
+        self.truth = truth
+    }
+
+    func score(_ fusion: FusionMode) -> Score {
+        var settings = HeadingEstimator.Settings(fusion: fusion)
+        settings.calibrationStatus = battery.calibrationStatus
+        var pipeline = HeadingPipeline(settings: settings, headingFilter: 0)
+        var score = Score()
+        let start = battery.scenario.settlingTime
+        for (s, q) in zip(samples, truth) {
+            guard let h = pipeline.process(s), s.time >= start else { continue }
+            score.add(error: headingError(h.attitude, q), accuracy: h.headingAccuracy)
+        }
+        return score
+    }
+
+    /// Runs both modes and checks the targets every case shares: gyro fusion no
+    /// worse than the compass in this clean field, and an honest accuracy
+    /// (issue 11's targets: beyond 3 × accuracy in ≤ 1 % of the valid samples,
+    /// within ±accuracy in 55–85 %). Returns the fused score for the case's own target.
+    func checkCommonTargets() -> Score {
+        let fused = score(.auto), compass = score(.ecompass)
+        print("battery \(battery.name): fused \(fused); compass \(compass)")
+        #expect(fused.scored > samples.count / 2, "\(battery.name): only \(fused.scored) samples scored")
+        #expect(fused.rmse <= compass.rmse,
+                "\(battery.name): gyro fusion \(Score.fixed(fused.rmse))° is worse than the compass's \(Score.fixed(compass.rmse))°")
+        #expect(fused.beyondShare <= 0.01,
+                "\(battery.name): error beyond 3 × headingAccuracy in \(Score.fixed(100 * fused.beyondShare))% of valid samples (≤ 1 % wanted)")
+        #expect((0.55...0.85).contains(fused.withinShare),
+                "\(battery.name): error within ±headingAccuracy in \(Score.fixed(100 * fused.withinShare))% of valid samples (55–85 % wanted)")
+        return fused
+    }
+}
