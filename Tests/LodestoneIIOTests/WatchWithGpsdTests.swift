@@ -101,7 +101,7 @@ struct WatchWithGpsdTests {
         guard try requireTools() else { return }
         let scratch = TemporaryDirectory()
         let log = scratch.directory + "/drive.lslog"
-        _ = try await runWithGpsd(["record", "-o", log, "--duration", "9", "--gpsd", "127.0.0.1:29470", "--mode", "polled", "--rate", "50"],
+        _ = try await runWithGpsd(["record", "-o", log, "--duration", "14", "--gpsd", "127.0.0.1:29470", "--mode", "polled", "--rate", "50"],
                                   scratch: scratch)
         let reader = try LogReader(path: log)
         #expect(reader.columns.contains("speed") && reader.columns.contains("track"), "\(reader.columns)")
