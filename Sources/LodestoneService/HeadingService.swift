@@ -59,19 +59,14 @@ public final class HeadingService {
         reloadConfiguration = reload
         self.log = log
         let heading = configuration.heading
-        let source: any SessionSource
-        do {
-            source = try SessionSources.open(heading.source, fusion: heading.session.estimator.fusion)
-        } catch {
-            throw ServiceError(error)
-        }
+        let source = try SessionSources.open(heading.source, fusion: heading.session.estimator.fusion)
         let session: HeadingSession
         do {
             try heading.session.check(hasGyroscope: source.hasGyroscope)
             session = try HeadingSession(settings: heading.session, devices: source.calibrationDevices, saving: .byHost)
         } catch {
             source.release()
-            throw ServiceError(error)
+            throw error
         }
         for note in session.notes { log.info(note) }
         hub = Hub(HubState(release: release, session: session, configuration: configuration))
@@ -364,11 +359,7 @@ public final class HeadingService {
             // source's are read again now, so that a bad one refuses the whole reload.
             if !sourceChanged {
                 let devices = hub.withLock { $0.status.calibrationDevices }
-                do {
-                    calibration = try SessionCalibration.load(new.heading.session.calibration, for: devices)
-                } catch {
-                    throw ServiceError(error)
-                }
+                calibration = try SessionCalibration.load(new.heading.session.calibration, for: devices)
             }
             try nmea.update(new.nmea)
             try updateListeners(new)

@@ -36,11 +36,7 @@ final class SampleRunner: @unchecked Sendable {
     }
 
     func start() throws(ServiceError) {
-        do {
-            try SessionThread.start { [self] in run() }
-        } catch {
-            throw ServiceError(error)
-        }
+        try SessionThread.start { [self] in run() }
     }
 
     private func describe(_ s: any SessionSource) {
@@ -115,7 +111,7 @@ final class SampleRunner: @unchecked Sendable {
                 ended()
                 return false
             case .failed(let error):
-                fail(ServiceError(error))
+                fail(error)
                 return false
             }
         }

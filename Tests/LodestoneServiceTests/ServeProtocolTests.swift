@@ -376,7 +376,7 @@ import Testing
         (code, err) = try run(["--source", "replay:\(scratch.file("missing.csv"))", "--socket", scratch.file("x.sock")])
         #expect(code == 3 && err.contains("missing.csv"), "\(err)")
         (code, err) = try run(["--source", "simulated", "--no-smoothing", "--socket", scratch.file("x.sock")])
-        #expect(code == 1 && err.contains("--no-smoothing (smoothing: false) changes only the compass mode"), "\(err)")
+        #expect(code == 2 && err.contains("--no-smoothing (smoothing: false) changes only the compass mode"), "\(err)")
         let notASocket = scratch.write("plain", "x")
         (code, err) = try run(["--source", "simulated", "--socket", notASocket])
         #expect(code == 3 && err.contains("exists and is not a socket"), "\(err)")
@@ -532,7 +532,7 @@ func nmeaChecksumOK(_ sentence: String) -> Bool {
         let accel = scratch.write("accel.json", Self.accelerometerProfile(bias: (0, 0, 0)))
         let q = try ServiceProcess(["--source", "simulated", "--calibration", "\(accel),\(accel)", "--socket", scratch.file("y.sock")],
                                    scratch: scratch, name: "accel")
-        #expect(q.waitExit() == 1)
+        #expect(q.waitExit() == 2, "two profiles of one sensor are a usage error, as in the CLI")
         #expect(q.stderr.contains("calibration: \(accel) and \(accel) are both accelerometer profiles; give one per sensor"), "\(q.stderr)")
         let missing = try ServiceProcess(["--source", "simulated", "--calibration", scratch.file("none.json"), "--socket", scratch.file("z.sock")],
                                          scratch: scratch, name: "missing")

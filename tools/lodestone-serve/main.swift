@@ -55,6 +55,7 @@ func serve(_ arguments: [String]) -> Int32 {
 func exitCode(_ kind: ServiceError.Kind) -> Int32 {
     switch kind {
     case .badInput: return 1
+    case .usage: return 2
     case .inaccessible: return 3
     case .failure: return 4
     }
