@@ -110,8 +110,8 @@ public struct HeadingSession: Sendable {
 
     /// One sample through the whole path; the heading when the headingFilter lets it through.
     public mutating func process(_ sample: SensorSample) -> Heading? {
-        guard let estimate = estimate(sample), pipeline.filter.shouldDeliver(estimate.direction) else { return nil }
-        return pipeline.complete(estimate)
+        guard let estimate = estimate(sample) else { return nil }
+        return pipeline.deliver(estimate)
     }
 
     /// One sample through the whole path without the headingFilter (the caller filters).
@@ -140,9 +140,10 @@ public struct HeadingSession: Sendable {
         return s
     }
 
-    /// A full ``Heading`` (attitude, accuracy, true heading) for an estimate of the current state.
-    public func complete(_ estimate: HeadingEstimate) -> Heading {
-        pipeline.complete(estimate)
+    /// A full ``Heading`` (attitude, accuracy, true heading) for an estimate of the current
+    /// state. Mutating only so that it runs in place (no copy of the pipeline).
+    public mutating func complete(_ estimate: HeadingEstimate) -> Heading {
+        pipeline.completeInPlace(estimate)
     }
 
     /// The estimator made at the first sample after a start, when the wall clock of
