@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "LodestoneCalibration", targets: ["LodestoneCalibration"]),
         .library(name: "LodestoneCalibrationStore", targets: ["LodestoneCalibrationStore"]),
         .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
+        .library(name: "LodestoneLocation", targets: ["LodestoneLocation"]),
         .library(name: "LodestoneService", targets: ["LodestoneService"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
         .executable(name: "lodestone-serve", targets: ["lodestone-serve"]),
@@ -54,6 +55,10 @@ let package = Package(
         .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration", "LodestoneJSON", "LodestoneLogs", "LodestoneIIO"]),
         // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
         .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
+        // Pure: the location half of Core Location: fixes and their filter, region monitoring,
+        // route recording, GPX and NMEA reading, offline place names (bundled GeoNames table).
+        .target(name: "LodestoneLocation", dependencies: ["LodestoneCore", "LodestoneSteering", "LodestoneJSON"],
+                exclude: ["Geocoding/Generated/NOTICE.md"]),
         .executableTarget(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
@@ -120,6 +125,9 @@ let package = Package(
         ),
         .testTarget(name: "LodestoneCalibrationStoreTests", dependencies: ["LodestoneCalibrationStore", "LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneSimulation", "LodestoneTestSupport"]),
+        .testTarget(name: "LodestoneLocationTests",
+                    dependencies: ["LodestoneLocation", "LodestoneSteering", "LodestoneJSON", "LodestoneSimulation", "LodestoneTestSupport"],
+                    exclude: ["Fixtures"]),
         // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
         .testTarget(
             name: "LodestoneServiceTests",

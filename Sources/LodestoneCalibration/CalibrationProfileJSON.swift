@@ -11,9 +11,7 @@ extension CalibrationProfile {
         guard !text.isEmpty else { throw .malformedJSON("the file is empty") }
         let document: JSONValue
         do {
-            document = try text.withUnsafeBufferPointer { buffer in
-                Result { () throws(JSONParser.Failure) in try JSONParser.parse(buffer) }
-            }.get()
+            document = try JSONParser.parse(bytes: text)
         } catch {
             let content = String(decoding: text, as: UTF8.self)
             if content.contains("NaN") || content.contains("Infinity") {

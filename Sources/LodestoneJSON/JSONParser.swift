@@ -22,6 +22,11 @@ public enum JSONParser {
         return try copy.withUTF8 { bytes in Result { () throws(Failure) in try parse(bytes) } }.get()
     }
 
+    /// The bytes of a file, as read.
+    public static func parse(bytes: [UInt8]) throws(Failure) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer in Result { () throws(Failure) in try parse(buffer) } }.get()
+    }
+
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
         var reader = Reader(bytes: bytes)
         reader.skipSpace()

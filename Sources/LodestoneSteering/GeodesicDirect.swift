@@ -19,7 +19,7 @@ extension Geodesic {
         guard distance.isFinite else { throw .notFinite(name: "distance", value: distance) }
         let raw = solveDirect(lat1: start.latitude, lon1: start.longitude, azi1: bearing, s12: distance)
         return DirectSolution(destination: GeoCoordinate(unchecked: raw.lat2, raw.lon2),
-                              finalBearing: Angle.normalized360(raw.azi2) + 0)
+                              finalBearing: BearingRounding.normalized(raw.azi2))
     }
 
     /// The direct problem (Karney 2013, §3): distance → arc length on the

@@ -27,9 +27,9 @@ extension Geodesic {
         guard raw.distance > 0 else {
             return InverseSolution(initialBearing: 0, finalBearing: 0, distance: 0)
         }
-        // `+ 0` turns −0 into 0 so that JSON never shows "-0".
-        return InverseSolution(initialBearing: Angle.normalized360(raw.azi1) + 0,
-                               finalBearing: Angle.normalized360(raw.azi2) + 0,
+        // Nearly antipodal points give azimuths like −8e-13°: reported as 0, not 359.999999999999.
+        return InverseSolution(initialBearing: BearingRounding.normalized(raw.azi1),
+                               finalBearing: BearingRounding.normalized(raw.azi2),
                                distance: raw.distance)
     }
 

@@ -15,20 +15,30 @@ public struct SteeringAdvice: Sendable, Equatable, Codable {
     public var delta: Double?
     /// The (hysteresis-filtered) instruction; nil exactly when `delta` is nil.
     public var turn: TurnInstruction?
+    /// With `turn` = `turnAround`, the shorter way round; nil otherwise.
+    public var turnAroundSide: TurnSide?
     /// Inside the arrival radius (with hysteresis; see `TurnAdvisor.Settings`).
     public var arrived: Bool
+    /// True on the one update that arrived (`arrived` became true): the moment to
+    /// announce arrival, with `distance` as the final distance. It fires again only
+    /// after the target was left (beyond the radius plus its hysteresis) and reached anew.
+    public var justArrived: Bool
     /// Seconds to cover `distance` at the current ground speed; nil when the speed
-    /// is unknown or too low to mean anything. A straight-line figure, not a route ETA.
+    /// is unknown or too low to mean anything, and once arrived (the countdown stops).
+    /// A straight-line figure, not a route ETA.
     public var eta: Double?
 
     public init(bearing: Double, finalBearing: Double, distance: Double,
-                delta: Double?, turn: TurnInstruction?, arrived: Bool, eta: Double?) {
+                delta: Double?, turn: TurnInstruction?, arrived: Bool, eta: Double?,
+                turnAroundSide: TurnSide? = nil, justArrived: Bool = false) {
         self.bearing = bearing
         self.finalBearing = finalBearing
         self.distance = distance
         self.delta = delta
         self.turn = turn
+        self.turnAroundSide = turnAroundSide
         self.arrived = arrived
+        self.justArrived = justArrived
         self.eta = eta
     }
 }

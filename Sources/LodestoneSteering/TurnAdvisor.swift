@@ -12,9 +12,10 @@ import LodestoneCore
 ///   re-classified from the bands. `turnAround` is a single band across ±180°,
 ///   so it never switches between left and right.
 /// - Arrival: "arrived" is entered at distance ≤ `arrivalRadius` and left only at
-///   distance > `arrivalRadius + arrivalHysteresis`. While arrived no turn is
-///   given (a bearing to a point a few metres away is mostly position noise),
-///   and the held turn is forgotten so the next leg starts fresh.
+///   distance > `arrivalRadius + arrivalHysteresis`. The update that enters it says
+///   so once (`justArrived`). While arrived no turn and no ETA are given (a bearing
+///   to a point a few metres away is mostly position noise), and the held turn is
+///   forgotten so the next leg starts fresh.
 ///
 /// A value type: copy it to fork the state, `reset()` for a new target.
 public struct TurnAdvisor: Sendable {
@@ -35,6 +36,7 @@ public struct TurnAdvisor: Sendable {
     public mutating func advise(from position: GeoCoordinate, to target: GeoCoordinate,
                                 heading: Double?, groundSpeed: Double? = nil) -> SteeringAdvice {
         let path = Geodesic.wgs84.inverse(from: position, to: target)
+        let wasArrived = hasArrived
         let arrived = updateArrival(distance: path.distance)
         var delta: Double?
         var turn: TurnInstruction?
@@ -44,12 +46,14 @@ public struct TurnAdvisor: Sendable {
             turn = updateTurn(delta: difference)
         }
         var eta: Double?
-        if let groundSpeed, groundSpeed.isFinite, groundSpeed > settings.minimumSpeedForETA {
+        if !arrived, let groundSpeed, groundSpeed.isFinite, groundSpeed > settings.minimumSpeedForETA {
             eta = path.distance / groundSpeed
         }
         return SteeringAdvice(bearing: path.initialBearing, finalBearing: path.finalBearing,
                               distance: path.distance, delta: delta, turn: turn,
-                              arrived: arrived, eta: eta)
+                              arrived: arrived, eta: eta,
+                              turnAroundSide: turn == .turnAround ? delta.map(TurnSide.init(delta:)) : nil,
+                              justArrived: arrived && !wasArrived)
     }
 
     /// The turn step alone: feed a delta (target − heading, degrees, any

@@ -82,14 +82,17 @@ import Testing
     }
 
     /// 180 °/s about an axis 30° from vertical for an hour. Only the bias along
-    /// the spin axis shows directly; the rest turns with the board.
+    /// the spin axis shows directly; the rest turns with the board. At that
+    /// rate the magnetometer's latency (10 ms assumed) leaves each compass
+    /// reading some 5° uncertain, and the bias across the spin axis turns with
+    /// the board and averages out, so it is learned less closely than at rest.
     @Test func fastSpinAboutTiltedAxis() {
         let axis = Vector3(0.5, 0, 0.866)
         let o = Self.run(seconds: 3_600, settle: 1_200, bias: Self.bias,
                          start: Quaternion(axis: Vector3(1, 0.3, 0), angle: 0.4)) { _, truth in
             truth.conjugate.rotate(axis) * Double.pi
         }
-        Self.expectHealthy(o)
+        Self.expectHealthy(o, bias: 0.25)
     }
 
     /// Random tumbling: a body rate of about 1.5 rad/s per axis that changes
@@ -106,10 +109,13 @@ import Testing
         Self.expectHealthy(o)
     }
 
-    /// Six hours still: the bias is measured, the heading held.
+    /// Six hours still: the bias is measured, the heading held. A board that
+    /// never turns cannot learn its compass's own error, so the compass pulls
+    /// the heading only slowly and it wanders with the readings' noise (about
+    /// 2.4° each here), within the uncertainty it reports.
     @Test func longRest() {
         let o = Self.run(seconds: 21_600, settle: 60, bias: Self.bias,
                          start: Quaternion(axis: Vector3(0.2, -0.3, 1), angle: 2)) { _, _ in .zero }
-        Self.expectHealthy(o, bias: 0.05, heading: 1)
+        Self.expectHealthy(o, bias: 0.05, heading: 1.5)
     }
 }

@@ -139,13 +139,64 @@ import LodestoneCore
         #expect(advice.delta == nil && advice.turn == nil)
         #expect(advisor.currentTurn == nil)
         #expect(abs(advice.distance - 8) < 1e-6)
-        #expect(abs(try #require(advice.eta) - 8) < 1e-6)
+        // The ETA countdown stops at arrival.
+        #expect(advice.eta == nil)
+    }
+
+    /// Driving north past a target 1112 m ahead at 30 m/s: arrival is announced once,
+    /// with the final distance, and the ETA counts down until then and stops.
+    @Test func arrivalFiresOnceAndTheETAStops() throws {
+        var advisor = try TurnAdvisor(settings: .init(arrivalRadius: 500))
+        let target = try Geodesic.wgs84.direct(from: Self.jfk, bearing: 0, distance: 1112).destination
+        var arrivals: [Double] = []
+        var lastETA = Double.infinity
+        for second in 0...80 {
+            let position = try Geodesic.wgs84.direct(from: Self.jfk, bearing: 0, distance: 30 * Double(second)).destination
+            let advice = advisor.advise(from: position, to: target, heading: 0, groundSpeed: 30)
+            if advice.justArrived { arrivals.append(advice.distance) }
+            if advice.arrived {
+                #expect(advice.eta == nil, "second \(second)")
+            } else if arrivals.isEmpty {
+                let eta = try #require(advice.eta)
+                #expect(eta < lastETA)
+                lastETA = eta
+            }
+        }
+        // 1112 − 30·21 = 482 m at the first update inside 500 m; left at 1112 + 505 m, never re-entered.
+        #expect(arrivals.count == 1)
+        #expect(abs(arrivals[0] - 482) < 1e-6)
+    }
+
+    /// Leaving the target beyond the hysteresis and coming back announces a new arrival.
+    @Test func arrivalFiresAgainAfterLeaving() throws {
+        var advisor = try TurnAdvisor(settings: .init(arrivalRadius: 10, arrivalHysteresis: 5))
+        let distances: [Double] = [30, 9, 8, 14, 9, 16, 12, 7, 6]
+        var fired: [Double] = []
+        for d in distances {
+            let position = try Geodesic.wgs84.direct(from: Self.jfk, bearing: 180, distance: d).destination
+            if advisor.advise(from: position, to: Self.jfk, heading: nil).justArrived { fired.append(d) }
+        }
+        #expect(fired == [9, 7])
+    }
+
+    @Test func turnAroundSaysTheShorterSide() throws {
+        var advisor = try TurnAdvisor()
+        let target = try Geodesic.wgs84.direct(from: Self.jfk, bearing: 0, distance: 5000).destination
+        // Target due north (bearing 0°): heading 170° → delta −170° → turn left; heading 190° → +170° → right.
+        let left = advisor.advise(from: Self.jfk, to: target, heading: 170)
+        #expect(left.turn == .turnAround && left.turnAroundSide == .left)
+        let right = advisor.advise(from: Self.jfk, to: target, heading: 190)
+        #expect(right.turn == .turnAround && right.turnAroundSide == .right)
+        let ahead = advisor.advise(from: Self.jfk, to: target, heading: 0)
+        #expect(ahead.turn == .ahead && ahead.turnAroundSide == nil)
+        #expect(TurnSide(delta: 179) == .right && TurnSide(delta: -179) == .left && TurnSide(delta: 181) == .left)
     }
 
     @Test func atTheTargetItself() throws {
         var advisor = try TurnAdvisor(settings: .init(arrivalRadius: 0))
         let advice = advisor.advise(from: Self.jfk, to: Self.jfk, heading: 123)
-        #expect(advice == SteeringAdvice(bearing: 0, finalBearing: 0, distance: 0, delta: nil, turn: nil, arrived: true, eta: nil))
+        #expect(advice == SteeringAdvice(bearing: 0, finalBearing: 0, distance: 0, delta: nil, turn: nil, arrived: true, eta: nil,
+                                         justArrived: true))
     }
 
     @Test func adviceEncodesWithoutAbsentFields() throws {
@@ -153,7 +204,7 @@ import LodestoneCore
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(advice), as: UTF8.self)
-        #expect(json == #"{"arrived":false,"bearing":12.5,"delta":-20,"distance":100,"finalBearing":13,"turn":"slightLeft"}"#)
+        #expect(json == #"{"arrived":false,"bearing":12.5,"delta":-20,"distance":100,"finalBearing":13,"justArrived":false,"turn":"slightLeft"}"#)
     }
 
     @Test func invalidSettingsAreRefusedByName() {

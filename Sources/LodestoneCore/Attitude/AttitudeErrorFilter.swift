@@ -79,34 +79,68 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     /// takes `compassNoise` (rad²) of new variance.
     @inlinable
     public mutating func predict(rotation r: Matrix3, dt: Double, angleNoise: Vector3, biasNoise: Double,
-                                 compassMemory: Double, compassNoise: Double) {
-        // P ← F·P·Fᵀ + Q with F = [I, −R·dt, 0; 0, I, 0; 0, 0, φ], written out: this runs for every sample.
-        let half = 0.5 * dt
+                                 compassMemory: Double = 1, compassNoise: Double = 0) {
+        predict(Growth(rotationIntegral: r * dt, time: dt, angleNoise: angleNoise * dt, biasNoise: biasNoise * dt,
+                       compassMemory: compassMemory, compassNoise: compassNoise))
+    }
+
+    /// What the errors did between two corrections: the integral of the body →
+    /// earth rotation over the time (s), the angle noise taken about each earth
+    /// axis (rad²) and by the bias ((rad/s)², per axis), and how much of the
+    /// compass error is left and how much new came.
+    @frozen
+    public struct Growth: Hashable, Sendable {
+        public var rotationIntegral: Matrix3
+        public var time: Double
+        public var angleNoise: Vector3
+        public var biasNoise: Double
+        public var compassMemory: Double
+        public var compassNoise: Double
+
+        @inlinable
+        public init(rotationIntegral: Matrix3 = Matrix3(rows: .zero, .zero, .zero), time: Double = 0,
+                    angleNoise: Vector3 = .zero, biasNoise: Double = 0, compassMemory: Double = 1,
+                    compassNoise: Double = 0) {
+            self.rotationIntegral = rotationIntegral
+            self.time = time
+            self.angleNoise = angleNoise
+            self.biasNoise = biasNoise
+            self.compassMemory = compassMemory
+            self.compassNoise = compassNoise
+        }
+    }
+
+    /// Propagates over an interval: P ← F·P·Fᵀ + Q with F = [I, −S, 0; 0, I, 0; 0, 0, φ],
+    /// S the rotation integral. Accurate while the bias error's effect stays
+    /// small over the interval (a few tens of milliseconds between corrections).
+    @inlinable
+    public mutating func predict(_ g: Growth) {
+        let s = g.rotationIntegral
         let b0 = bias.row0, b1 = bias.row1, b2 = bias.row2   // symmetric
-        // y = R·Pbb·dt/2, row by row.
-        let y0 = (b0 * r.row0.x + b1 * r.row0.y + b2 * r.row0.z) * half
-        let y1 = (b0 * r.row1.x + b1 * r.row1.y + b2 * r.row1.z) * half
-        let y2 = (b0 * r.row2.x + b1 * r.row2.y + b2 * r.row2.z) * half
-        // w = Pab − y; z = w·Rᵀ; Paa −= (z + zᵀ)·dt; Pab = w − y.
+        // y = S·Pbb/2, row by row.
+        let y0 = (b0 * s.row0.x + b1 * s.row0.y + b2 * s.row0.z) * 0.5
+        let y1 = (b0 * s.row1.x + b1 * s.row1.y + b2 * s.row1.z) * 0.5
+        let y2 = (b0 * s.row2.x + b1 * s.row2.y + b2 * s.row2.z) * 0.5
+        // w = Pab − y; z = w·Sᵀ; Paa −= z + zᵀ; Pab = w − y.
         let w0 = cross.row0 - y0, w1 = cross.row1 - y1, w2 = cross.row2 - y2
-        let z00 = w0.dot(r.row0), z01 = w0.dot(r.row1), z02 = w0.dot(r.row2)
-        let z10 = w1.dot(r.row0), z11 = w1.dot(r.row1), z12 = w1.dot(r.row2)
-        let z20 = w2.dot(r.row0), z21 = w2.dot(r.row1), z22 = w2.dot(r.row2)
-        let a01 = angle.row0.y - (z01 + z10) * dt
-        let a02 = angle.row0.z - (z02 + z20) * dt
-        let a12 = angle.row1.z - (z12 + z21) * dt
-        angle = Matrix3(angle.row0.x + (angleNoise.x - 2 * z00) * dt, a01, a02,
-                        a01, angle.row1.y + (angleNoise.y - 2 * z11) * dt, a12,
-                        a02, a12, angle.row2.z + (angleNoise.z - 2 * z22) * dt)
+        let z00 = w0.dot(s.row0), z01 = w0.dot(s.row1), z02 = w0.dot(s.row2)
+        let z10 = w1.dot(s.row0), z11 = w1.dot(s.row1), z12 = w1.dot(s.row2)
+        let z20 = w2.dot(s.row0), z21 = w2.dot(s.row1), z22 = w2.dot(s.row2)
+        let a01 = angle.row0.y - (z01 + z10)
+        let a02 = angle.row0.z - (z02 + z20)
+        let a12 = angle.row1.z - (z12 + z21)
+        angle = Matrix3(angle.row0.x + g.angleNoise.x - 2 * z00, a01, a02,
+                        a01, angle.row1.y + g.angleNoise.y - 2 * z11, a12,
+                        a02, a12, angle.row2.z + g.angleNoise.z - 2 * z22)
         cross = Matrix3(rows: w0 - y0, w1 - y1, w2 - y2)
-        let q = biasNoise * dt
-        bias.row0.x += q
-        bias.row1.y += q
-        bias.row2.z += q
-        // The compass row: Pca ← φ·(Pca − R·Pcb·dt), Pcb ← φ·Pcb, Pcc ← φ²·Pcc + q.
-        compassAngle = (compassAngle - r * compassBias * dt) * compassMemory
-        compassBias = compassBias * compassMemory
-        compass = compass * compassMemory * compassMemory + compassNoise
+        bias.row0.x += g.biasNoise
+        bias.row1.y += g.biasNoise
+        bias.row2.z += g.biasNoise
+        // The compass row: Pca ← φ·(Pca − S·Pcb), Pcb ← φ·Pcb, Pcc ← φ²·Pcc + q.
+        let m = g.compassMemory
+        compassAngle = (compassAngle - s * compassBias) * m
+        compassBias = compassBias * m
+        compass = compass * m * m + g.compassNoise
     }
 
     /// Fuses a measurement of the bias error along body axis `axis` (0 x, 1 y,
@@ -158,7 +192,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     public var compassHeadingVariance: Double { angle.row2.z + 2 * compassAngle.z + compass }
 
     /// The larger of the predicted variances of the two tilt readings of
-    /// ``measureTilt(east:north:eastLag:northLag:noise:spread:gateSquared:)``, rad².
+    /// ``measureTilt(east:north:eastLag:northLag:noise:)``, rad².
     @inlinable
     public func tiltVariance(eastLag: Vector3, northLag: Vector3) -> Double {
         let e = angle.row0.x + 2 * cross.row0.dot(eastLag) + eastLag.dot(bias * eastLag)
@@ -168,20 +202,15 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
 
     /// Fuses a tilt reading: `east` and `north` measure `θ_east + eastLag·δb`
     /// and `θ_north + northLag·δb` (rad), each with variance `noise`; the
-    /// innovations are taken from the state before the reading. The
-    /// reading is refused, and nil returned, when it lies further from the
-    /// prediction than `gateSquared · (spread + predicted variance)` (squared
-    /// radians): a sustained acceleration rather than gravity.
+    /// innovations are taken from the state before the reading.
     @inlinable
     public mutating func measureTilt(east: Double, north: Double, eastLag: Vector3, northLag: Vector3,
-                                     noise: Double, spread: Double, gateSquared: Double) -> Correction? {
+                                     noise: Double) -> Correction {
         let paE = angle.column0 + cross * eastLag, pbE = cross.row0 + bias * eastLag
         var paN = angle.column1 + cross * northLag, pbN = cross.row1 + bias * northLag
         let pcE = compassAngle.x + compassBias.dot(eastLag)
         var pcN = compassAngle.y + compassBias.dot(northLag)
-        let varianceE = paE.x + eastLag.dot(pbE), varianceN = paN.y + northLag.dot(pbN)
-        guard east * east + north * north <= gateSquared * (spread + max(varianceE, varianceN)) else { return nil }
-        let sE = varianceE + noise
+        let sE = paE.x + eastLag.dot(pbE) + noise
         // The north reading as predicted after the east one was fused.
         let shared = (paE.y + northLag.dot(pbE)) / sE
         paN = paN - paE * shared
@@ -206,6 +235,15 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         compassBias = compassBias - pb * kc
         compass -= pc * kc
         return Correction(angle: ka * innovation, bias: kb * innovation, compass: kc * innovation)
+    }
+
+    /// Forgets what is known of the compass error (the calibration changed):
+    /// its variance becomes `variance`, correlated with nothing.
+    @inlinable
+    public mutating func forgetCompassError(variance: Double) {
+        compass = variance
+        compassAngle = .zero
+        compassBias = .zero
     }
 
     /// Adds `variance` to the bias along the body direction `d` (unit length).

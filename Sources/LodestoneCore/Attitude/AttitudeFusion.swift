@@ -80,25 +80,32 @@ public struct AttitudeFusion: Sendable {
     private var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
     private var lastField = Vector3.zero
-    /// Seconds since the last new magnetometer reading.
-    private var fieldAge = 0.0
-    /// Angle turned in the last step, and since the last new magnetometer reading, rad.
+    /// The latest new magnetometer reading not yet fused, how long ago it
+    /// came, and the time since a reading was last fused.
+    private var pending = PendingField()
+    /// What the errors did since the last correction.
+    private var growth = AttitudeErrorFilter.Growth()
+    /// Angle turned in the last step, rad.
     private var turned = 0.0
-    private var rotationSinceLastReading = 0.0
+    /// Seconds of samples fused, and the last step.
+    private var elapsed = 0.0
+    private var lastStep = 0.01
     /// What the uncertainty of the carried field's offset does to the heading,
     /// rad². It persists while the board turns, like a calibration error.
     private var offsetHeadingVariance = 0.0
     private var gravity: GravityAverage
+    private var vehicle = VehicleAcceleration()
 
     public init(settings: Settings = .init()) {
         self.settings = settings
         coefficients = Coefficients(settings)
         compassSpread = CompassErrorSpread(initialVariance: coefficients.compassVariance,
                                            smallestVariance: coefficients.smallestCompassVariance,
-                                           learningAngle: coefficients.compassLearningAngle,
-                                           learningTime: settings.compassLearningTime)
+                                           pairAngle: 2 * coefficients.compassCorrelationAngle,
+                                           longestPairTime: settings.compassPairTime)
         noise = SensorNoiseEstimate(magnetometerNoise: settings.magnetometerNoise,
-                                    gyroNoiseDensity: settings.gyroNoiseDensity * Angle.radiansPerDegree)
+                                    gyroNoiseDensity: settings.gyroNoiseDensity * Angle.radiansPerDegree,
+                                    accelerometerNoise: settings.accelerometerNoise)
         errors = AttitudeErrorFilter(angleVariance: .zero, bias: Matrix3(diagonal: Vector3(1, 1, 1) * coefficients.initialBiasVariance))
         rest = RestDetector(rateThreshold: settings.restRateThreshold * Angle.radiansPerDegree,
                             accelerationThreshold: settings.restAccelerationThreshold,
@@ -123,21 +130,33 @@ public struct AttitudeFusion: Sendable {
     /// not turned), plus the uncertainty of a carried field's offset while one
     /// is removed, plus a lasting disagreement with a clean-looking compass.
     /// 180 before initialisation.
-    public var headingUncertainty: Double {
-        guard isInitialized else { return 180 }
-        // A tilt error θ turns the compass heading by θ·tan(dip).
+    /// Worked out at each correction (a few tens of milliseconds), not per sample.
+    public private(set) var headingUncertainty = 180.0
+
+    /// The parts of ``headingUncertainty``, degrees each: the filter's, a carried
+    /// field's offset, a lasting disagreement with the compass, and the tilt a
+    /// sustained acceleration may have caused.
+    var headingUncertaintyParts: (filter: Double, offset: Double, disagreement: Double, sustained: Double) {
         let sinDip = magnetic.referenceSinDip
         let tanDip2 = sinDip * sinDip / max(1e-3, 1 - sinDip * sinDip)
-        let variance = errors.angle.row2.z + offsetHeadingVariance + agreement.variance
-            + tanDip2 * sustainedTiltVariance
-        return min(180, variance.squareRoot() * Angle.degreesPerRadian)
+        let d = Angle.degreesPerRadian
+        return (errors.angle.row2.z.squareRoot() * d, offsetHeadingVariance.squareRoot() * d,
+                agreement.variance.squareRoot() * d, (tanDip2 * sustainedTiltVariance).squareRoot() * d)
     }
 
     /// One standard deviation of the tilt error (larger of the two horizontal axes), degrees.
-    public var tiltUncertainty: Double {
-        guard isInitialized else { return 180 }
-        let variance = max(errors.angle.row0.x, errors.angle.row1.y) + sustainedTiltVariance
-        return variance.squareRoot() * Angle.degreesPerRadian
+    public private(set) var tiltUncertainty = 180.0
+
+    /// Works out ``headingUncertainty`` and ``tiltUncertainty`` for the state after a correction.
+    private mutating func updateUncertainties() {
+        // A tilt error θ turns the compass heading by θ·tan(dip).
+        let sinDip = magnetic.referenceSinDip
+        let tanDip2 = sinDip * sinDip / max(1e-3, 1 - sinDip * sinDip)
+        let sustained = sustainedTiltVariance
+        let heading = errors.angle.row2.z + offsetHeadingVariance + agreement.variance + tanDip2 * sustained
+        let tilt = max(errors.angle.row0.x, errors.angle.row1.y) + sustained
+        headingUncertainty = min(180, heading.squareRoot() * Angle.degreesPerRadian)
+        tiltUncertainty = min(180, tilt.squareRoot() * Angle.degreesPerRadian)
     }
 
     /// Whether the last magnetometer reading was disturbed: rejected (field
@@ -169,35 +188,77 @@ public struct AttitudeFusion: Sendable {
     /// the attitude from this sample (the bias and field reference are kept).
     /// A magnetometer reading identical to the previous one is a slower
     /// magnetometer's held value, not a new measurement: it corrects nothing.
-    public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double) {
+    ///
+    /// `speed` (m/s) and `course` (radians clockwise from magnetic north),
+    /// when a position source reports them, give the acceleration of the
+    /// vehicle the board rides (``VehicleAcceleration``), which is taken out
+    /// of the specific force before it levels the estimate.
+    public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double,
+                                speed: Double? = nil, course: Double? = nil) {
         guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }
         let isNewField = m != lastField
         lastField = m
-        fieldAge += dt
         if !isInitialized || dt > settings.maximumTimeStep {
             initialize(acceleration: a, magneticField: carried.offset.map { m - $0 } ?? m)
             return
         }
         guard dt > 0 else { return }
-        let rate = predict(angularRate: w, dt: dt)
-        let r = attitude.rotationMatrix
-        var correction = AttitudeErrorFilter.Correction()
-        correctBiasWhileSteady(&correction, rawRate: w, acceleration: a, field: m, rotation: r, dt: dt)
-        correctTilt(&correction, acceleration: a, rotation: r, dt: dt)
-        if isNewField {
-            correctHeading(&correction, field: m, rotation: r, rate: rate, dt: fieldAge)
-            fieldAge = 0
-        }
-        apply(correction)
+        let (rate, r) = integrate(angularRate: w, dt: dt)
+        rest.add(angularRate: w, acceleration: a, field: m, dt: dt)
+        let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
+                                     rotation: r, dt: dt)
+        gravity.add(r * a - (carrier ?? .zero), rotation: r, dt: dt)
+        pending.field = isNewField ? m : pending.field
+        pending.fieldAge = isNewField ? 0 : pending.fieldAge + dt
+        pending.sinceHeading += dt
+        pending.rotation += turned
+        guard growth.time >= Self.correctionInterval else { return }
+        correct(rotation: r, rate: rate)
     }
 
-    /// Carries the attitude with the bias-corrected gyro and grows the error
-    /// covariance; returns the bias-corrected rate.
-    private mutating func predict(angularRate w: Vector3, dt: Double) -> Vector3 {
+    /// The latest new magnetometer reading not yet fused, how long ago it
+    /// came, and the time and rotation since a reading was last fused.
+    private struct PendingField: Sendable {
+        var field: Vector3?
+        var fieldAge = 0.0
+        var sinceHeading = 0.0
+        var rotation = 0.0
+    }
+
+    /// The corrections run at most this often, s: the errors they correct
+    /// change over seconds, and their cost must not grow with the sample rate.
+    static let correctionInterval = 0.02
+
+    /// One correction: grow the covariance over the time since the last one,
+    /// then bias at rest, tilt, and heading from the latest magnetometer
+    /// reading, and apply what they found.
+    private mutating func correct(rotation r: Matrix3, rate: Vector3) {
+        let interval = growth.time
+        errors.predict(growth)
+        growth = AttitudeErrorFilter.Growth()
+        var correction = AttitudeErrorFilter.Correction()
+        if let (window, span) = rest.evaluate() {
+            correctBiasWhileSteady(&correction, window: window, interval: span, rotation: r)
+        }
+        correctTilt(&correction, interval: interval)
+        if let m = pending.field {
+            correctHeading(&correction, field: m, age: pending.fieldAge, rotation: r, rate: rate, dt: pending.sinceHeading)
+            pending = PendingField()
+        }
+        apply(correction)
+        gravity.learnStrengthWhileMoving(interval: interval)
+        updateUncertainties()
+    }
+
+    /// Carries the attitude with the bias-corrected gyro and adds the step to
+    /// the error growth since the last correction; returns the bias-corrected
+    /// rate and the new body → earth rotation.
+    private mutating func integrate(angularRate w: Vector3, dt: Double) -> (rate: Vector3, rotation: Matrix3) {
         let rate = w - gyroBias
         let step = rate * dt
         turned = step.length
-        rotationSinceLastReading += turned
+        elapsed += dt
+        lastStep = dt
         attitude = (attitude * Self.rotation(step)).normalized
         let r = attitude.rotationMatrix
         // A scale-factor error turns the estimate about the axis of rotation:
@@ -209,10 +270,13 @@ public struct AttitudeFusion: Sendable {
                              dt / settings.compassCorrelationTime)
         let memory = 1 / (1 + forgetting)
         compassError *= memory
-        errors.predict(rotation: r, dt: dt, angleNoise: rateNoise + Vector3(1, 1, 1) * noise.gyroNoiseIntensity,
-                       biasNoise: coefficients.biasNoise,
-                       compassMemory: memory, compassNoise: (1 - memory * memory) * compassErrorVariance)
-        return rate
+        growth.rotationIntegral = growth.rotationIntegral + r * dt
+        growth.time += dt
+        growth.angleNoise += (rateNoise + Vector3(1, 1, 1) * noise.gyroNoiseIntensity) * dt
+        growth.biasNoise += coefficients.biasNoise * dt
+        growth.compassMemory *= memory
+        growth.compassNoise = growth.compassNoise * memory * memory + (1 - memory * memory) * compassErrorVariance
+        return (rate, r)
     }
 
     /// While the board is still or turns slowly and steadily, the gyro's mean
@@ -222,14 +286,13 @@ public struct AttitudeFusion: Sendable {
     /// the room, disturbed or not). The drift is trusted no better than
     /// ``Settings/steadyRateUncertainty``: sensors drift and boards settle.
     private mutating func correctBiasWhileSteady(_ correction: inout AttitudeErrorFilter.Correction,
-                                                 rawRate w: Vector3, acceleration a: Vector3, field m: Vector3,
-                                                 rotation r: Matrix3, dt: Double) {
-        guard let e = rest.update(angularRate: w, acceleration: a, field: m, dt: dt) else { return }
-        noise.learn(from: e, dt: dt)
-        gravity.learnResting(strength: e.accelerationNow.length, dt: dt, learningTime: noise.learningTime)
-        // The window's readings overlap from one sample to the next: counted once per window.
-        let overlap = 2 * settings.restMinimumDuration / dt
-        let white = noise.gyroNoiseIntensity / dt
+                                                 window e: SteadyRotation.Estimate, interval: Double,
+                                                 rotation r: Matrix3) {
+        noise.learn(from: e, interval: interval, dt: lastStep)
+        gravity.learnResting(strength: e.accelerationNow.length, dt: interval, learningTime: noise.learningTime)
+        // Successive windows overlap: counted once per window.
+        let overlap = 2 * settings.restMinimumDuration / interval
+        let white = noise.gyroNoiseIntensity / interval
         let floor = coefficients.steadyRateVariance
         let horizontalNoise = (e.horizontalVariance + e.meanRateVariance + floor) * overlap + white
         for axis in [r.row0, r.row1] {
@@ -240,7 +303,11 @@ public struct AttitudeFusion: Sendable {
         guard e.verticalVariance.isFinite, e.fieldScatter <= 9 * noise.magnetometerVariance else { return }
         let up = r.row2
         let innovation = up.dot(e.meanRate - gyroBias - correction.bias) - e.verticalRate
-        let verticalNoise = (e.verticalVariance + e.meanRateVariance + floor) * overlap + white
+        // The compass error changes along a turn: the field's drift shows its
+        // change as rotation, about σ_e per correlation angle turned.
+        let compassDrift = compassErrorVariance * e.verticalRate * e.verticalRate
+            / (coefficients.compassCorrelationAngle * coefficients.compassCorrelationAngle)
+        let verticalNoise = (e.verticalVariance + e.meanRateVariance + floor + compassDrift) * overlap + white
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)
     }
 
@@ -249,23 +316,30 @@ public struct AttitudeFusion: Sendable {
     /// correlation time, and a bias error has turned the estimate since: the
     /// tilt it shows is θ + lag·δb, not θ. Read as θ alone, the lag pushes the
     /// bias estimate further the way it is already wrong. How hard the board
-    /// moves sets how far the reading is trusted; a reading far outside that
-    /// (a sustained acceleration) is ignored.
-    private mutating func correctTilt(_ correction: inout AttitudeErrorFilter.Correction, acceleration a: Vector3,
-                                      rotation r: Matrix3, dt: Double) {
-        gravity.add(r * a, rotation: r, dt: dt)
+    /// moves sets how far the reading is trusted.
+    ///
+    /// A reading beyond the gate is ignored as a sustained acceleration (a
+    /// vehicle turning), but only when the average's length shows one large
+    /// enough to tilt it that far: an acceleration across gravity lengthens the
+    /// average as it tilts it. A reading far off while the length stays that
+    /// of gravity is no acceleration: the filter's own tilt is wrong, and the
+    /// reading is fused, so no gate can lock the accelerometer out for good.
+    private mutating func correctTilt(_ correction: inout AttitudeErrorFilter.Correction, interval: Double) {
         let shown = gravity.tilt, eastLag = gravity.eastLag, northLag = gravity.northLag
         let east = shown.east - correction.angle.x - eastLag.dot(correction.bias)
         let north = shown.north - correction.angle.y - northLag.dot(correction.bias)
         let c = coefficients
         let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
             / gravity.mean.squaredLength
-        gravity.observe(east: east, north: north, dt: dt)
-        if let tilt = errors.measureTilt(east: east, north: north, eastLag: eastLag, northLag: northLag,
-                                         noise: spread * c.tiltCorrelation / dt, spread: spread,
-                                         gateSquared: c.accelerationGateSquared) {
-            correction += tilt
+        gravity.observe(east: east, north: north, dt: interval)
+        let disagreement = east * east + north * north
+        let expected = spread + errors.tiltVariance(eastLag: eastLag, northLag: northLag)
+        if disagreement > c.accelerationGateSquared * expected {
+            let explainable = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
+            guard disagreement > 2 * (explainable + expected) else { return }
         }
+        correction += errors.measureTilt(east: east, north: north, eastLag: eastLag, northLag: northLag,
+                                         noise: spread * c.tiltCorrelation / interval)
     }
 
     /// How far acceleration the average did not remove may have tilted the
@@ -275,16 +349,17 @@ public struct AttitudeFusion: Sendable {
     /// the average has recently disagreed with the filter beyond its spread.
     private var sustainedTiltVariance: Double {
         let c = coefficients
-        let noise = c.accelerometerNoiseSquared * c.sampleInterval / c.tiltCorrelation
         let g2 = gravity.mean.squaredLength
         let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared) / g2
-        return gravity.accelerationLevel(noise: noise) / g2 + max(0, gravity.disagreement - spread)
+        let level = gravity.accelerationLevel(sampleVariance: noise.accelerometerVariance, dt: lastStep)
+        return level / g2 + max(0, gravity.disagreement - spread)
     }
 
     /// Heading from the horizontal field, less any field carried with the
-    /// board. `dt` is the time since the previous new magnetometer reading.
+    /// board. `age` is how long ago the reading came (the board turned since),
+    /// `dt` the time since the previous reading was fused.
     private mutating func correctHeading(_ correction: inout AttitudeErrorFilter.Correction, field m: Vector3,
-                                         rotation r: Matrix3, rate: Vector3, dt: Double) {
+                                         age: Double, rotation r: Matrix3, rate: Vector3, dt: Double) {
         let rawE = r * m
         var mE = rawE, fieldNorm = m.length
         offsetHeadingVariance = 0
@@ -298,32 +373,42 @@ public struct AttitudeFusion: Sendable {
         }
         lastMagneticReadingRejected = true
         defer { rawFieldDisturbed = carried.offset != nil && !magnetic.matches(fieldInEarth: rawE, norm: m.length) }
-        guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: turned, dt: dt),
+        guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: pending.rotation, dt: dt),
               horizontalSquared > 1e-6 * fieldNorm * fieldNorm else {
             agreement.disturbed()
+            compassSpread.interrupted()
             return
         }
         // The reading measures the heading error plus the compass's own error.
         let innovation = atan2(mE.x, mE.y) - correction.angle.z - compassError - correction.compass
         // Noise, what the tilt's uncertainty does to the heading, the offset's
-        // uncertainty, and the turn during the magnetometer's latency.
-        let turning = rate.cross(m).squaredLength * coefficients.latencySquared
-        let white = (noise.magnetometerVariance + turning) / horizontalSquared
+        // uncertainty, the turn during the magnetometer's latency, and a
+        // disturbance within the tolerance: a field whose strength or dip is
+        // off by d µT beyond what noise explains is bent by at least that, and
+        // by as much again unseen.
+        let latency = settings.magnetometerLatency + age
+        let turning = rate.cross(m).squaredLength * latency * latency
+        let departure = magnetic.departure(fieldInEarth: mE, norm: fieldNorm)
+        let disturbance = max(0, departure * departure - 4 * noise.magnetometerVariance)
+        let white = (noise.magnetometerVariance + turning + 4 * disturbance) / horizontalSquared
             + mE.z * mE.z / horizontalSquared * errors.angle.row1.y + offsetHeadingVariance
         let gate = coefficients.magneticGateSquared * (errors.compassHeadingVariance + white)
         guard innovation * innovation <= gate else {
+            compassSpread.interrupted()
             if agreement.rejected(innovation: innovation, dt: dt) { giveWayToCompass(innovation: innovation, rotation: r) }
             return
         }
         agreement.accepted()
         correction += errors.measureHeading(innovation: innovation, noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
-        if carried.offset == nil, let reference = magnetic.referenceNorm {
-            compassSpread.learn(strength: fieldNorm, reference: reference, horizontalSquared: horizontalSquared,
-                                noiseVariance: noise.magnetometerVariance, turned: rotationSinceLastReading, dt: dt)
+        if carried.offset == nil {
+            let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = coefficients.rateErrorSquared
+            compassSpread.observe(innovation: innovation + compassError + correction.compass, whiteVariance: white,
+                                  attitude: attitude, time: elapsed) { turned, time in
+                rateError * turned * turned + biasUp * time * time
+            }
             magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt)
         }
-        rotationSinceLastReading = 0
         lastMagneticReadingRejected = false
     }
 
@@ -339,13 +424,13 @@ public struct AttitudeFusion: Sendable {
         agreement.accepted()
     }
 
-    /// Applies the estimated errors to attitude, bias and compass error, and
-    /// learns the size of the compass error from what turning revealed of it.
+    /// Applies the estimated errors to attitude, bias and compass error.
     private mutating func apply(_ correction: AttitudeErrorFilter.Correction) {
         let angle = correction.angle, bias = correction.bias
         attitude = (Self.rotation(angle) * attitude).normalized
         gyroBias += bias
         compassError += correction.compass
+        compassSpread.corrected(by: angle.z)
         gravity.corrected(angle: angle, bias: bias)
     }
 
@@ -382,11 +467,20 @@ public struct AttitudeFusion: Sendable {
     /// motion and all. The earth field's strength and dip reference is
     /// learned again from the next readings when the last reading, newly
     /// calibrated, no longer matches it (it was learned through a wrong
-    /// calibration). Attitude and gyro bias are kept.
-    public mutating func calibrationChanged(_ map: (Vector3) -> Vector3) {
+    /// calibration). Attitude and gyro bias are kept. The compass error is
+    /// another one now: what was learned of it is forgotten, and its size
+    /// starts again from `compassError` (degrees, the new profile's), when given.
+    public mutating func calibrationChanged(compassError newError: Double? = nil, _ map: (Vector3) -> Vector3) {
         carried.reset()
         offsetHeadingVariance = 0
         rawFieldDisturbed = false
+        let radians = newError.map { $0 * Angle.radiansPerDegree }
+        compassSpread = CompassErrorSpread(initialVariance: radians.map { $0 * $0 } ?? compassErrorVariance,
+                                           smallestVariance: coefficients.smallestCompassVariance,
+                                           pairAngle: 2 * coefficients.compassCorrelationAngle,
+                                           longestPairTime: settings.compassPairTime)
+        compassError = 0
+        errors.forgetCompassError(variance: compassErrorVariance)
         guard isInitialized, lastField.isFinite, lastField.squaredLength > 0 else {
             magnetic.reset()
             return
@@ -429,7 +523,10 @@ public struct AttitudeFusion: Sendable {
         lastMagneticReadingRejected = !clean
         rest.reset()
         agreement.accepted()
+        pending = PendingField()
+        growth = AttitudeErrorFilter.Growth()
         isInitialized = true
+        updateUncertainties()
     }
 
     /// The unit quaternion of rotation vector `v`; a series for the small

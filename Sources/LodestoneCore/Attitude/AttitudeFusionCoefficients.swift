@@ -10,13 +10,10 @@ extension AttitudeFusion {
         let initialTiltVariance: Double       // rad²
         let motionAccelerationSquared: Double // (m/s²)²
         let tiltCorrelation: Double           // s, 2 × correlation time
-        let sampleInterval: Double            // s, at the typical rate
-        let accelerometerNoiseSquared: Double // (m/s²)²
         let compassVariance: Double           // rad², the compass error before it is learned
         let smallestCompassVariance: Double   // rad²
         let compassLifetime: Double           // s
         let compassCorrelationAngle: Double   // rad
-        let compassLearningAngle: Double      // rad
         let latencySquared: Double            // s²
         let steadyRateVariance: Double        // (rad/s)²
         let accelerationGateSquared: Double
@@ -34,13 +31,10 @@ extension AttitudeFusion {
             initialTiltVariance = tilt * tilt
             motionAccelerationSquared = s.motionAcceleration * s.motionAcceleration
             tiltCorrelation = 2 * s.motionCorrelationTime
-            sampleInterval = 1 / s.typicalSampleRate
-            accelerometerNoiseSquared = s.accelerometerNoise * s.accelerometerNoise
             compassVariance = (s.compassError * r) * (s.compassError * r)
             smallestCompassVariance = (s.smallestCompassError * r) * (s.smallestCompassError * r)
             compassLifetime = s.compassErrorLifetime
             compassCorrelationAngle = s.compassCorrelationAngle * r
-            compassLearningAngle = s.compassLearningAngle * r
             latencySquared = s.magnetometerLatency * s.magnetometerLatency
             steadyRateVariance = (s.steadyRateUncertainty * r) * (s.steadyRateUncertainty * r)
             accelerationGateSquared = s.accelerationGate * s.accelerationGate

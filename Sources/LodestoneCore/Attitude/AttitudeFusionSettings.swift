@@ -36,12 +36,10 @@ extension AttitudeFusion {
         /// integrates to a bounded velocity, so it averages out), and readings
         /// closer together than this are not counted as independent.
         public var motionCorrelationTime = 1.0
-        /// White noise of each accelerometer axis, m/s², at
-        /// ``typicalSampleRate``: what noise alone does to the averaged
-        /// strength, so that only acceleration beyond it counts as sustained.
+        /// White noise of each accelerometer axis per sample, m/s² (learned at
+        /// rest): what noise alone does to the averaged strength, so that only
+        /// acceleration beyond it counts as sustained.
         public var accelerometerNoise = 0.05
-        /// The sample rate the noise figures refer to, Hz.
-        public var typicalSampleRate = 100.0
         /// An averaged tilt reading that disagrees with the prediction by more
         /// than this many standard deviations (a sustained acceleration, such
         /// as a vehicle turning) is ignored. Short shocks are averaged away.
@@ -64,10 +62,9 @@ extension AttitudeFusion {
         /// How long the compass error persists on a board that does not turn
         /// (it moves through the room's field), s.
         public var compassErrorLifetime = 60.0
-        /// How much turning, and at least how much time, it takes to learn the
-        /// size of the compass error, degrees and s (see ``CompassErrorSpread``).
-        public var compassLearningAngle = 720.0
-        public var compassLearningTime = 30.0
+        /// The longest time over which a turn is compared between compass and
+        /// gyro to learn the size of the compass error, s (see ``CompassErrorSpread``).
+        public var compassPairTime = 10.0
         /// How long compass and attitude errors persist while the board moves,
         /// s: readings of a field carried with the board closer together than
         /// this are not independent evidence (see ``BodyFixedDisturbance``).
@@ -102,6 +99,12 @@ extension AttitudeFusion {
         /// on, taken off or moved) must last before it is acted on, s. Shorter
         /// changes are averaged away. See ``BodyFixedDisturbance``.
         public var bodyFieldChangeTime = 1.0
+
+        // MARK: Vehicle
+
+        /// The body axis the vehicle drives along, used for speed aiding when
+        /// the position source reports a speed but no usable course.
+        public var vehicleForwardAxis = Vector3(0, 1, 0)
 
         // MARK: Rest and time
 

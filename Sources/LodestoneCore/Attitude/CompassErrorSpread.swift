@@ -1,52 +1,124 @@
-/// How large the compass error is, learned from how the field's strength
-/// varies as the board turns.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How large the compass error is, learned from how the compass and the gyro
+/// disagree as the board turns.
 ///
-/// The earth field has one strength at a place. A calibrated magnetometer
-/// reads that strength at every attitude; residual hard or soft iron makes it
-/// vary with the attitude, by about as much as it bends the field's horizontal
-/// part sideways. So the spread of the strength over the attitudes the board
-/// took, less the magnetometer's noise, divided by the horizontal field, is
-/// the heading error the compass makes (1σ): the same relation a calibration
-/// profile's fit error is read with. A board that has not turned shows
-/// nothing either way, so the figure moves only as the board turns (and no
-/// faster than over ``learningTime``), starting from the figure it is given
-/// (the profile's, or an uncalibrated guess). The spread is taken from the
-/// mean absolute departure, so the few readings near the disturbance
-/// tolerance do not dominate it.
+/// Over a short turn the gyro measures the change of heading almost exactly;
+/// the compass measures it with the difference of its errors at the two
+/// attitudes. Once the board has turned far enough for those errors to be
+/// unrelated (twice the correlation angle), the squared difference of the two
+/// changes, less what noise and the gyro's own error explain, is twice the
+/// compass error's variance. The differences are averaged over
+/// ``smoothingTime`` first, so that a reading's noise, larger than the error
+/// sought, is not what is measured. Each such pair is a sample; the figure is their
+/// running mean, starting from the figure it is given (a calibration
+/// profile's, or an uncalibrated guess). A pair whose noise (a fast turn: the
+/// magnetometer's latency) dwarfs the figure tells little about it and counts
+/// for as little. A board that has not turned gives no sample, so the figure
+/// stays as it was.
 public struct CompassErrorSpread: Hashable, Sendable {
     /// The compass heading error, rad² (1σ squared).
     public private(set) var variance: Double
-    /// The mean absolute departure of the field strength from the reference, µT;
-    /// nil until the first clean reading tells the horizontal field.
-    private var meanDeparture: Double?
-    private let initialVariance: Double
+    /// How far the board must turn between the two readings of a pair, rad.
+    public let pairAngle: Double
+    /// The longest time between them, s: the gyro's drift must stay small.
+    public let longestPairTime: Double
+    /// How many pairs a new figure is averaged over.
+    public let pairsToLearn: Double
     private let smallestVariance: Double
-    /// Rotation over which a new figure replaces the old one, rad, and the shortest time it takes, s.
-    public let learningAngle: Double
-    public let learningTime: Double
-    /// E|x| = σ·√(2/π) for a normal x.
-    static let normalMeanAbsolute = (2 / Double.pi).squareRoot()
+    private let cosHalfPairAngle: Double
+    private var anchor: Reading?
+    /// The difference averaged over the last ``smoothingTime``, its white
+    /// variance, and when the last reading came.
+    private var smoothed: Reading?
+    /// The averaging time of the compass-minus-gyro difference, s.
+    public let smoothingTime: Double
+    /// Heading corrections applied since the start, rad: the compass's
+    /// heading less the gyro's alone is the innovation plus these.
+    private var appliedCorrection = 0.0
 
-    public init(initialVariance: Double, smallestVariance: Double, learningAngle: Double, learningTime: Double) {
-        variance = initialVariance
-        self.initialVariance = initialVariance
-        self.smallestVariance = smallestVariance
-        self.learningAngle = learningAngle
-        self.learningTime = learningTime
+    /// One compass reading: its difference from the gyro-carried heading, its
+    /// white variance, and where and when it was taken.
+    public struct Reading: Hashable, Sendable {
+        public var difference: Double
+        public var whiteVariance: Double
+        public var attitude: Quaternion
+        public var time: Double
+
+        public init(difference: Double, whiteVariance: Double, attitude: Quaternion, time: Double) {
+            self.difference = difference
+            self.whiteVariance = whiteVariance
+            self.attitude = attitude
+            self.time = time
+        }
     }
 
-    /// Folds in one clean reading: its strength and the reference's (µT), the
-    /// reference's horizontal part squared (µT²), the magnetometer's noise
-    /// variance per axis (µT²), the angle turned (rad) and the time (s) since the last reading.
-    public mutating func learn(strength: Double, reference: Double, horizontalSquared: Double,
-                               noiseVariance: Double, turned: Double, dt: Double) {
-        guard horizontalSquared > 0 else { return }
-        let current = meanDeparture
-            ?? ((initialVariance * horizontalSquared + noiseVariance).squareRoot() * Self.normalMeanAbsolute)
-        let k = min(1, turned / learningAngle, dt / learningTime)
-        let updated = current + (abs(strength - reference) - current) * k
-        meanDeparture = updated
-        let spread = updated / Self.normalMeanAbsolute
-        variance = max(smallestVariance, (spread * spread - noiseVariance) / horizontalSquared)
+    public init(initialVariance: Double, smallestVariance: Double, pairAngle: Double, longestPairTime: Double,
+                pairsToLearn: Double = 20, smoothingTime: Double = 0.5) {
+        self.smoothingTime = smoothingTime
+        variance = initialVariance
+        self.smallestVariance = smallestVariance
+        self.pairAngle = pairAngle
+        cosHalfPairAngle = cos(pairAngle / 2)
+        self.longestPairTime = longestPairTime
+        self.pairsToLearn = pairsToLearn
+    }
+
+    /// The filter turned its heading by `angle` (rad, about up).
+    public mutating func corrected(by angle: Double) {
+        appliedCorrection += angle
+    }
+
+    /// A clean compass reading: `innovation` is its heading less the filter's
+    /// (rad), `whiteVariance` its noise (rad²); `gyroVariance(turned, elapsed)`
+    /// tells what the gyro's own error adds to a heading change over that turn
+    /// (rad) and time (s), rad².
+    public mutating func observe(innovation: Double, whiteVariance: Double, attitude: Quaternion, time: Double,
+                                 gyroVariance: (Double, Double) -> Double) {
+        let reading = smooth(Reading(difference: innovation + appliedCorrection, whiteVariance: whiteVariance,
+                                     attitude: attitude, time: time))
+        guard let a = anchor, reading.time - a.time <= longestPairTime else {
+            anchor = reading
+            return
+        }
+        // Turned at least pairAngle ⇔ |q₀·q| ≤ cos(pairAngle/2): the angle itself only for a pair.
+        let dot = abs(a.attitude.dot(reading.attitude))
+        guard dot <= cosHalfPairAngle else { return }
+        let turned = 2 * acos(min(1, dot))
+        let change = remainder(reading.difference - a.difference, 2 * Double.pi)
+        let explained = a.whiteVariance + reading.whiteVariance + gyroVariance(turned, reading.time - a.time)
+        let sample = 0.5 * (change * change - explained)
+        // The sample's spread grows with (variance + noise)²: weigh it by the inverse, relative to a clean pair.
+        let relative = variance / (variance + 0.5 * explained)
+        variance = max(smallestVariance, variance + (sample - variance) * relative * relative / pairsToLearn)
+        anchor = reading
+    }
+
+    /// A reading was disturbed or rejected: the next pair starts afresh.
+    public mutating func interrupted() {
+        anchor = nil
+        smoothed = nil
+    }
+
+    /// The running average of the readings' differences; its white variance
+    /// is that of one reading times k/(2 − k) for an average with factor k.
+    private mutating func smooth(_ r: Reading) -> Reading {
+        guard var s = smoothed else {
+            smoothed = r
+            return r
+        }
+        let k = min(1, (r.time - s.time) / smoothingTime)
+        s.difference += remainder(r.difference - s.difference, 2 * Double.pi) * k
+        s.whiteVariance += (r.whiteVariance * k / (2 - k) - s.whiteVariance) * k
+        s.attitude = r.attitude
+        s.time = r.time
+        smoothed = s
+        return s
     }
 }

@@ -34,8 +34,10 @@ struct GravityAverage: Hashable, Sendable {
     /// (rises within a correlation time, falls over five): acceleration the
     /// average did not remove, or a tilt error. Reported, never fed back.
     private(set) var disagreement = 0.0
-    /// The specific force's strength at rest, m/s² (learned; standard gravity until then).
+    /// The specific force's strength at rest, m/s²: learned at rest, and
+    /// until then the strength's slow average (motion reverses).
     private(set) var restingStrength = 9.80665
+    private var restSeen = false
     /// Samples in the average, until it spans the correlation time: a young
     /// average is the plain mean of its samples, not the first one weighted up.
     private var samples = 0.0
@@ -64,16 +66,28 @@ struct GravityAverage: Hashable, Sendable {
         northLag = (northLag + r.row1 * dt) * (1 - k)
     }
 
+    /// Until a rest shows gravity's strength, follows the average's strength
+    /// slowly (motion reverses); called once per correction `interval`.
+    mutating func learnStrengthWhileMoving(interval: Double) {
+        guard !restSeen else { return }
+        restingStrength += (mean.length - restingStrength) * min(1, interval / Self.slowTime, 1 / samples)
+    }
+
+    static let slowTime = 60.0
+
     /// Learns the strength of gravity as this accelerometer reads it, from a rest window's mean.
     mutating func learnResting(strength: Double, dt: Double, learningTime: Double) {
-        restingStrength += (strength - restingStrength) * min(1, dt / learningTime)
+        restingStrength += (strength - restingStrength) * min(1, dt / learningTime, restSeen ? 1 : 1 / 8)
+        restSeen = true
     }
 
     /// Sustained acceleration across gravity that the average's length
-    /// shows, squared, (m/s²)²: `2g` times the excess beyond three standard
-    /// deviations of `noise`, the variance noise alone gives the length.
-    func accelerationLevel(noise: Double) -> Double {
-        2 * restingStrength * max(0, mean.length - restingStrength - 3 * noise.squareRoot())
+    /// shows, squared, (m/s²)²: `2g` times the excess beyond five standard
+    /// deviations of what the accelerometer's noise (`sampleVariance`, per
+    /// axis and sample) leaves in an average of samples `dt` apart.
+    func accelerationLevel(sampleVariance: Double, dt: Double) -> Double {
+        let noise = sampleVariance * min(1, dt / (2 * correlationTime))
+        return 2 * restingStrength * max(0, mean.length - restingStrength - 5 * noise.squareRoot())
     }
 
     /// Records the average's disagreement with the filter (innovations about east and north, rad).
@@ -81,6 +95,13 @@ struct GravityAverage: Hashable, Sendable {
         let now = 0.5 * (east * east + north * north)
         let time = now > disagreement ? correlationTime : 5 * correlationTime
         disagreement += (now - disagreement) * min(1, dt / time)
+    }
+
+    /// The tilt, rad², that a sustained acceleration across gravity would
+    /// give the average if it were the cause of the length's excess: an
+    /// acceleration `a` tilts it by `a/g` and lengthens it by `g·θ²/2`.
+    func explainableTilt(sampleVariance: Double, dt: Double) -> Double {
+        accelerationLevel(sampleVariance: sampleVariance, dt: dt) / (restingStrength * restingStrength)
     }
 
     /// The tilt the average shows, rad, about east and north.

@@ -92,6 +92,18 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
         return abs(norm - ref) <= normTolerance * ref && cosDipError >= cosDipTolerance
     }
 
+    /// How far a reading departs from the reference, µT: the strength's
+    /// difference and the dip's (as an arc of the field). A disturbing field
+    /// is at least this large; 0 before the first reading.
+    public func departure(fieldInEarth e: Vector3, norm: Double) -> Double {
+        guard let ref = referenceNorm else { return 0 }
+        let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
+        // sin(dip − reference dip), from the field's vertical and horizontal parts.
+        let sinDipError = (-e.z * referenceCosDip - horizontal * referenceSinDip) / norm
+        let strength = norm - ref, arc = sinDipError * norm
+        return (strength * strength + arc * arc).squareRoot()
+    }
+
     /// Folds an accepted reading into the reference.
     public mutating func learn(norm: Double, sinDip: Double, dt: Double) {
         guard let ref = referenceNorm else { return adopt(norm: norm, sinDip: sinDip) }

@@ -29,6 +29,9 @@ public struct RestDetector: Hashable, Sendable {
     public private(set) var window: SteadyRotation
     private var steadyTime = 0.0
     private var shortRate: Vector3?
+    private var lastAccelerationNow: Vector3?
+    private var sinceEvaluation = 0.0
+    private var lastStep = 0.01
     static let shortTime = 0.05
 
     public init(rateThreshold: Double, accelerationThreshold: Double, minimumDuration: Double) {
@@ -39,23 +42,44 @@ public struct RestDetector: Hashable, Sendable {
     }
 
     /// Feeds one sample (raw gyro, specific force, calibrated field; body
-    /// frame). Returns the window's estimate while the board is at rest, else nil.
-    public mutating func update(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3,
-                                dt: Double) -> SteadyRotation.Estimate? {
-        let short = shortRate.map { $0 + (w - $0) * min(1, dt / Self.shortTime) } ?? w
-        shortRate = short
-        let estimate = window.estimate
-        if let e = estimate, !isSteady(e, acceleration: a, shortRate: short, dt: dt) {
-            window.reset()
-            steadyTime = 0
+    /// frame): cheap, every sample. A jolt ends rest at once.
+    public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
+        shortRate = shortRate.map { $0 + (w - $0) * min(1, dt / Self.shortTime) } ?? w
+        if let now = lastAccelerationNow,
+           (a - now).squaredLength > accelerationThreshold * accelerationThreshold {
+            restart()
         }
         window.add(angularRate: w, acceleration: a, field: m, dt: dt)
         steadyTime += dt
-        isAtRest = steadyTime >= minimumDuration && estimate != nil
-        return isAtRest ? window.estimate : nil
+        sinceEvaluation += dt
+        lastStep = dt
     }
 
-    private func isSteady(_ e: SteadyRotation.Estimate, acceleration a: Vector3, shortRate: Vector3, dt: Double) -> Bool {
+    /// Judges the window (call it every few tens of milliseconds). While the
+    /// board is at rest, returns the window's estimate and the time since the
+    /// last judgement, which the estimate stands for; else nil.
+    public mutating func evaluate() -> (window: SteadyRotation.Estimate, interval: Double)? {
+        let interval = sinceEvaluation
+        sinceEvaluation = 0
+        let estimate = window.estimate
+        lastAccelerationNow = estimate?.accelerationNow
+        if let e = estimate, let short = shortRate, !isSteady(e, shortRate: short, dt: lastStep) {
+            restart()
+            return nil
+        }
+        isAtRest = steadyTime >= minimumDuration && estimate != nil
+        guard isAtRest, let e = estimate, interval > 0 else { return nil }
+        return (e, interval)
+    }
+
+    private mutating func restart() {
+        window.reset()
+        steadyTime = 0
+        isAtRest = false
+        lastAccelerationNow = nil
+    }
+
+    private func isSteady(_ e: SteadyRotation.Estimate, shortRate: Vector3, dt: Double) -> Bool {
         // A young window's fit is noisy: a rate counts as too fast only beyond five of its standard deviations
         // (three would restart a window of a thousand samples by chance, and it would never grow).
         let vertical = e.verticalVariance.isFinite
@@ -69,14 +93,11 @@ public struct RestDetector: Hashable, Sendable {
         return rate2 <= fastest * fastest
             && (shortRate - e.meanRate).squaredLength <= change * change
             && 3 * e.accelerationScatter <= threshold2
-            && (a - e.accelerationNow).squaredLength <= threshold2
     }
 
     /// Forgets the history (after a gap in the data).
     public mutating func reset() {
-        isAtRest = false
-        steadyTime = 0
+        restart()
         shortRate = nil
-        window.reset()
     }
 }

@@ -92,7 +92,8 @@ public struct MagneticEnvironmentMonitor: Sendable {
     private var strengthOffFor = 0.0
     private var dipOffFor = 0.0
     private var lastPrompt = -Double.infinity
-    private var armed: Set<CalibrationReason> = Set(CalibrationReason.allCases)
+    /// The reasons that may prompt again (each re-arms once its condition cleared); one bit per reason.
+    private var armed = ArmedReasons.all
     /// Set by ``replaceCalibration(_:)``: the averages restart from the next reading.
     private var restartAverages = false
     /// The learned dip reference restarts from the next still reading.
@@ -304,7 +305,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
             if strengthOffFor >= settings.persistence {
                 prompt(.fieldMagnitudeOff, "for \(Int(settings.persistence)) s the field strength has been \(rounded(longStrength)) µT instead of \(rounded(target)) µT: the hard iron changed or the profile is wrong", time: time)
             } else if !off {
-                armed.insert(.fieldMagnitudeOff)
+                armed.arm(.fieldMagnitudeOff)
             }
         }
         if let dip = expectedSinDip, longDipValid {
@@ -313,17 +314,37 @@ public struct MagneticEnvironmentMonitor: Sendable {
             if dipOffFor >= settings.persistence {
                 prompt(.dipOff, "for \(Int(settings.persistence)) s the dip has been \(rounded(asinDegrees(longSinDip)))° instead of \(rounded(asinDegrees(dip)))°", time: time)
             } else if !off {
-                armed.insert(.dipOff)
+                armed.arm(.dipOff)
             }
         }
     }
 
     private mutating func prompt(_ reason: CalibrationReason, _ detail: String, time: Double) {
-        guard armed.contains(reason), time - lastPrompt >= settings.minimumPromptInterval else { return }
-        armed.remove(reason)
+        guard armed.isArmed(reason), time - lastPrompt >= settings.minimumPromptInterval else { return }
+        armed.disarm(reason)
         lastPrompt = time
         events.append(.calibrationNeeded(reason, detail: detail))
     }
 
     private func rounded(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+}
+
+/// A set of calibration reasons as bits: checked and re-armed every sample, so no hashing.
+struct ArmedReasons: Sendable {
+    private var bits: UInt8
+
+    static let all = ArmedReasons(bits: 0xFF)
+
+    private static func bit(_ reason: CalibrationReason) -> UInt8 {
+        switch reason {
+        case .neverCalibrated: return 1
+        case .fitStale: return 2
+        case .fieldMagnitudeOff: return 4
+        case .dipOff: return 8
+        }
+    }
+
+    func isArmed(_ reason: CalibrationReason) -> Bool { bits & Self.bit(reason) != 0 }
+    mutating func arm(_ reason: CalibrationReason) { bits |= Self.bit(reason) }
+    mutating func disarm(_ reason: CalibrationReason) { bits &= ~Self.bit(reason) }
 }

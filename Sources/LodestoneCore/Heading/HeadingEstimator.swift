@@ -76,6 +76,9 @@ public struct HeadingEstimator: Sendable {
     public private(set) var accuracyEstimator: HeadingAccuracyEstimator
     public private(set) var monitor: MagneticEnvironmentMonitor
     public private(set) var fusion: AttitudeFusion
+    /// Declination in degrees where the position is known: a position
+    /// source's course (from true north) becomes magnetic for speed aiding.
+    public var declination: Double?
     /// Whether the last sample went through gyro fusion.
     public private(set) var isFusing = false
     let axis: Vector3
@@ -122,7 +125,7 @@ public struct HeadingEstimator: Sendable {
         let dt = sample.time - lastTime
         lastTime = sample.time
         if mayFuse, let w = sample.angularRate, w.isFinite {
-            return fuse(time: sample.time, acceleration: a, field: m, angularRate: w, dt: dt)
+            return fuse(sample, field: m, angularRate: w, dt: dt)
         }
         isFusing = false
         smoother.update(gravity: a, field: m, dt: dt)
@@ -148,14 +151,23 @@ public struct HeadingEstimator: Sendable {
     }
 
     /// The AHRS path: the gyro carries the attitude; the heading is the forward axis's in ENU.
-    private mutating func fuse(time: Double, acceleration a: Vector3, field m: Vector3, angularRate w: Vector3,
+    private mutating func fuse(_ sample: SensorSample, field m: Vector3, angularRate w: Vector3,
                                dt: Double) -> HeadingEstimate? {
         isFusing = true
-        fusion.update(acceleration: a, magneticField: m, angularRate: w, dt: max(0, dt))
+        let time = sample.time
+        // A course from true north is magnetic only where the declination is known.
+        let course = sample.track.flatMap { t in declination.map { (t - $0) * Angle.radiansPerDegree } }
+        fusion.update(acceleration: sample.acceleration, magneticField: m, angularRate: w, dt: max(0, dt),
+                      speed: sample.speed, course: course)
         guard fusion.isInitialized else { return nil }
         let q = fusion.attitude
-        let up = q.conjugate.rotate(.unitZ)
-        monitor.update(field: m, up: up, still: fusion.isAtRest, time: time, dt: dt)
+        monitorTime += max(0, dt)
+        if monitorTime >= Self.monitorInterval || !monitorStarted {
+            // The monitor works on ≥ 20 ms scales: 50 updates a second suffice.
+            monitor.update(field: m, up: q.conjugate.rotate(.unitZ), still: fusion.isAtRest, time: time, dt: monitorTime)
+            monitorTime = 0
+            monitorStarted = true
+        }
         let forward = q.rotate(axis)
         let valid = abs(forward.z) < maximumAxisUp && fieldRange2.contains(m.squaredLength)
         return HeadingEstimate(time: time, direction: HeadingDirection(east: forward.x, north: forward.y),
@@ -187,7 +199,7 @@ public struct HeadingEstimator: Sendable {
         // new(raw) = A·old(raw) + b with A = S'·S⁻¹, b = S'·(o − o')
         let a = calibration.softIron * inverse, b = calibration.softIron * (old.hardIron - calibration.hardIron)
         smoother.transformField { a * $0 + b }
-        fusion.calibrationChanged { a * $0 + b }
+        fusion.calibrationChanged(compassError: Self.fusionSettings(settings).compassError) { a * $0 + b }
     }
 
     /// Events raised since the last call (calibration prompts, disturbances).
@@ -234,6 +246,7 @@ public struct HeadingEstimator: Sendable {
     /// the calibration: the profile's residual, or an uncalibrated guess.
     static func fusionSettings(_ settings: Settings) -> AttitudeFusion.Settings {
         var fusion = settings.fusionSettings
+        fusion.vehicleForwardAxis = settings.forwardAxis.vector
         let dip = settings.calibrationStatus?.dip ?? settings.expectedField?.dip ?? 60
         fusion.compassError = settings.calibrationStatus.map {
             max(settings.accuracy.minimumCalibrationError, $0.headingError(dip: dip))

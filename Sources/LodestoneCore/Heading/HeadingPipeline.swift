@@ -9,13 +9,16 @@ public struct HeadingPipeline: Sendable {
     public var estimator: HeadingEstimator
     public var filter: HeadingFilter
     /// Set when the position is known; nil keeps `trueHeading` nil.
-    public var declination: Declination?
+    public var declination: Declination? {
+        didSet { estimator.declination = declination.map { $0.degrees } }
+    }
 
     public init(settings: HeadingEstimator.Settings = .init(), headingFilter: Double = 1,
                 declination: Declination? = nil) {
         estimator = HeadingEstimator(settings: settings)
         filter = HeadingFilter(threshold: headingFilter)
         self.declination = declination
+        estimator.declination = declination.map { $0.degrees }
     }
 
     /// The heading to deliver for this sample, or nil when the filter holds it back.

@@ -5,23 +5,26 @@ import Foundation
 /// All queries go through one process: write them to a file, feed it on stdin,
 /// read every answer. (Writing to a pipe while GeodSolve's output pipe fills
 /// would deadlock.)
-enum GeodSolveProcess {
+public enum GeodSolveProcess {
     /// The `GeodSolve` executable on PATH, or nil.
-    static let executable: URL? = {
+    public static let executable: URL? = onPath("GeodSolve")
+
+    /// The executable `name` on PATH, or nil.
+    public static func onPath(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("GeodSolve")
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         return nil
-    }()
+    }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Output lines of `GeodSolve arguments` for the given input lines, one per input line.
-    static func run(_ executable: URL, arguments: [String], lines: [String]) throws -> [String] {
+    public static func run(_ executable: URL, arguments: [String], lines: [String]) throws -> [String] {
         let input = FileManager.default.temporaryDirectory
             .appendingPathComponent("lodestone-geodsolve-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The acceleration of the vehicle the board rides, from its ground speed and
+/// the gyro: what aviation AHRS subtract from the accelerometer before they
+/// level themselves ("speed aiding").
+///
+/// A vehicle moving at speed v along the unit horizontal direction u while
+/// turning at ω accelerates at `v'·u + ω × (v·u)`: the change of speed along
+/// the track and the centripetal part. The second is what tilts an
+/// accelerometer-levelled compass in every turn; with the gyro's ω and the
+/// position source's v it is known exactly. v' comes from successive speed
+/// reports (a receiver updates about once a second), smoothed over
+/// ``smoothingTime``. u is the course over ground when the receiver reports
+/// one at a speed where it means something, else the board's forward axis
+/// (a board mounted facing the way the vehicle drives).
+public struct VehicleAcceleration: Hashable, Sendable {
+    /// Time constant of the speed change's estimate, s.
+    public let smoothingTime: Double
+    /// Below this speed a reported course is noise, m/s.
+    public let slowestCourseSpeed: Double
+    /// The longest gap between speed reports that still gives a speed change, s.
+    public let longestReportGap: Double
+
+    private var lastSpeed: Double?
+    private var lastReportTime = 0.0
+    private var time = 0.0
+    private var speedChange = 0.0
+
+    public init(smoothingTime: Double = 1, slowestCourseSpeed: Double = 2, longestReportGap: Double = 5) {
+        self.smoothingTime = smoothingTime
+        self.slowestCourseSpeed = slowestCourseSpeed
+        self.longestReportGap = longestReportGap
+    }
+
+    /// The vehicle's acceleration in the earth frame (m/s², ENU, north =
+    /// magnetic north), or nil without a speed. `speed` in m/s, `course` in
+    /// radians clockwise from magnetic north, `rate` the bias-corrected gyro
+    /// (body), `forward` the board's forward axis (body), `r` body → earth.
+    public mutating func update(speed: Double?, course: Double?, rate: Vector3, forward: Vector3, rotation r: Matrix3,
+                                dt: Double) -> Vector3? {
+        time += dt
+        guard let speed, speed.isFinite, speed >= 0 else {
+            lastSpeed = nil
+            speedChange = 0
+            return nil
+        }
+        trackSpeedChange(speed, dt: dt)
+        guard let u = direction(speed: speed, course: course, forward: forward, rotation: r) else { return .zero }
+        let velocity = u * speed
+        return u * speedChange + (r * rate).cross(velocity)
+    }
+
+    private mutating func trackSpeedChange(_ speed: Double, dt: Double) {
+        defer { lastSpeed = speed }
+        guard let last = lastSpeed else {
+            lastReportTime = time
+            return
+        }
+        guard speed != last else { return }
+        let gap = time - lastReportTime
+        lastReportTime = time
+        guard gap > 0, gap <= longestReportGap else { return }
+        let k = min(1, gap / smoothingTime)
+        speedChange += ((speed - last) / gap - speedChange) * k
+    }
+
+    private func direction(speed: Double, course: Double?, forward: Vector3, rotation r: Matrix3) -> Vector3? {
+        if let course, course.isFinite, speed >= slowestCourseSpeed {
+            return Vector3(sin(course), cos(course), 0)
+        }
+        let f = r * forward
+        let h = (f.x * f.x + f.y * f.y).squareRoot()
+        return h > 1e-3 ? Vector3(f.x / h, f.y / h, 0) : nil
+    }
+}

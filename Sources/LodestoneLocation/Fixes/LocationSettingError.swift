@@ -1,0 +1,17 @@
+/// A setting of a location component out of its range, named as in the settings struct.
+public struct LocationSettingError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var name: String
+    public var value: Double
+    /// The allowed range, in words.
+    public var allowed: String
+
+    public var description: String { "setting \(name) = \(value) is out of range; allowed: \(allowed)" }
+
+    /// Throws unless `value` is not NaN and passes `isValid`.
+    static func check(_ name: String, _ value: Double, allowed: String,
+                      _ isValid: (Double) -> Bool) throws(LocationSettingError) {
+        guard !value.isNaN, isValid(value) else {
+            throw LocationSettingError(name: name, value: value, allowed: allowed)
+        }
+    }
+}

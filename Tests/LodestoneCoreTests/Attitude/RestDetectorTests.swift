@@ -1,0 +1,73 @@
+import Testing
+@testable import LodestoneCore
+
+/// The rest detector judges motion from gravity and the field, never from
+/// the gyro against its bias estimate, and its window measures the rotation a
+/// slow steady turn makes.
+@Suite struct RestDetectorTests {
+    let dt = 0.01
+    let degree = Angle.radiansPerDegree
+
+    func detector() -> RestDetector {
+        RestDetector(rateThreshold: 2 * Angle.radiansPerDegree, accelerationThreshold: 0.5, minimumDuration: 1.5)
+    }
+
+    /// Feeds `seconds` of a board turning about up at `rate` (rad/s) with a gyro `bias`; returns the last estimate.
+    func run(_ d: inout RestDetector, _ sim: inout MotionSimulation, seconds: Double, rate: Double = 0,
+             bias: Vector3 = .zero, jolt: Vector3 = .zero) -> SteadyRotation.Estimate? {
+        sim.gyroBias = bias
+        var last: SteadyRotation.Estimate?
+        for _ in 0..<Int((seconds / dt).rounded()) {
+            let r = sim.step(rate: Vector3(0, 0, rate), dt: dt)
+            d.add(angularRate: r.angularRate, acceleration: r.acceleration + jolt, field: r.magneticField, dt: dt)
+            if let e = d.evaluate()?.window {
+                last = e
+            } else if !d.isAtRest {
+                last = nil
+            }
+        }
+        return last
+    }
+
+    @Test func restIsDeclaredAfterTheMinimumDurationAndMeasuresTheBias() throws {
+        var d = detector(), sim = MotionSimulation(seed: 1)
+        let bias = Vector3(0.01, -0.02, 0.015)
+        #expect(run(&d, &sim, seconds: 1.4, bias: bias) == nil)
+        let e = try #require(run(&d, &sim, seconds: 3, bias: bias))
+        #expect(d.isAtRest)
+        #expect((e.meanRate - bias).length < 0.05 * degree)
+        #expect(e.horizontalRate.length < 0.1 * degree)
+        #expect(abs(e.verticalRate) < 0.2 * degree)
+    }
+
+    /// A gyro bias of 5 °/s, far above the rate threshold, must not hide rest.
+    @Test func aLargeBiasDoesNotHideRest() {
+        var d = detector(), sim = MotionSimulation(seed: 2)
+        _ = run(&d, &sim, seconds: 3, bias: Vector3(0.05, -0.06, 0.09))
+        #expect(d.isAtRest)
+    }
+
+    /// A turntable at 1 °/s: the board is steady, and the field's drift shows the turn,
+    /// so the mean gyro less the vertical rate is the bias, not bias plus turn.
+    @Test func aSlowSteadyTurnIsMeasuredNotTakenForBias() throws {
+        var d = detector(), sim = MotionSimulation(seed: 3)
+        let rate = 1 * degree, bias = Vector3(0, 0, 0.3 * degree)
+        let e = try #require(run(&d, &sim, seconds: 6, rate: rate, bias: bias))
+        let upRate = e.meanRate.dot(e.up)
+        #expect(abs(e.verticalRate - rate) < 0.15 * degree, "measured \(e.verticalRate / degree) °/s")
+        #expect(abs(upRate - e.verticalRate - bias.z) < 0.15 * degree)
+    }
+
+    @Test func aTurnThatStartsOrAJoltEndsRestAtOnce() {
+        var d = detector(), sim = MotionSimulation(seed: 4)
+        _ = run(&d, &sim, seconds: 3)
+        #expect(d.isAtRest)
+        // 1 °/s starting: below the rate threshold, but a change of rate.
+        _ = run(&d, &sim, seconds: 0.1, rate: 1 * degree)
+        #expect(!d.isAtRest)
+        _ = run(&d, &sim, seconds: 3)
+        #expect(d.isAtRest)
+        _ = run(&d, &sim, seconds: 0.02, jolt: Vector3(1, 0, 0))
+        #expect(!d.isAtRest)
+    }
+}
