@@ -31,7 +31,7 @@ let package = Package(
         // Edge: sockets, endpoints and line framing for the service and the gpsd client; no Foundation.
         .target(name: "LodestoneNetwork"),
         // Edge: positions for true heading and speed aiding: the fix type, gpsd (reconnecting), a fixed source.
-        .target(name: "LodestonePosition", dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneNetwork"]),
+        .target(name: "LodestonePosition", dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneNetwork", "LodestoneLocation"]),
         // Edge: reading and writing logs.
         .target(name: "LodestoneLogs", dependencies: ["LodestoneCore", "LodestoneJSON"]),
         // The heading session: the pipeline assembled once (calibration profiles, hard-iron
@@ -41,11 +41,11 @@ let package = Package(
             name: "LodestoneSession",
             dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneCommandLine", "LodestoneLogs", "LodestoneSimulation",
                            "LodestoneIIO", "LodestoneGeomagnetism", "LodestoneCalibration", "LodestoneCalibrationStore",
-                           "LodestoneNetwork", "LodestonePosition"]
+                           "LodestoneNetwork", "LodestonePosition", "LodestoneLocation"]
         ),
         // The Swift API: HeadingManager, in the manner of CLLocationManager.
         .target(name: "Lodestone", dependencies: ["LodestoneCore", "LodestoneSession", "LodestoneSteering", "LodestoneIIO",
-                                                  "LodestonePosition", "LodestoneCalibrationStore"]),
+                                                  "LodestonePosition", "LodestoneLocation", "LodestoneCalibrationStore"]),
         // Pure: bundled World Magnetic Model (WMM2025, WMMHR2025) evaluation. No I/O.
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
@@ -80,7 +80,7 @@ let package = Package(
             name: "LodestoneService",
             dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
-                           "LodestoneNetwork", "LodestonePosition", "LodestoneSession"]
+                           "LodestoneNetwork", "LodestonePosition", "LodestoneSession", "LodestoneLocation"]
         ),
         // The daemon alone, without the CLI's Foundation: `lodestone serve` execs it.
         .executableTarget(name: "lodestone-serve", dependencies: ["LodestoneService", "LodestoneCommandLine"], path: "tools/lodestone-serve"),
@@ -91,12 +91,12 @@ let package = Package(
         .testTarget(name: "LodestoneJSONTests", dependencies: ["LodestoneJSON"]),
         .testTarget(name: "LodestoneCommandLineTests", dependencies: ["LodestoneCommandLine"]),
         .testTarget(name: "LodestoneNetworkTests", dependencies: ["LodestoneNetwork"]),
-        .testTarget(name: "LodestonePositionTests", dependencies: ["LodestonePosition", "LodestoneCore"]),
+        .testTarget(name: "LodestonePositionTests", dependencies: ["LodestonePosition", "LodestoneCore", "LodestoneLocation"]),
         .testTarget(
             name: "LodestoneSessionTests",
             dependencies: ["LodestoneSession", "LodestoneCore", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
                            "LodestoneGeomagnetism", "LodestoneIIO", "LodestoneJSON", "LodestoneLogs", "LodestoneNetwork",
-                           "LodestonePosition", "LodestoneSimulation"]
+                           "LodestonePosition", "LodestoneLocation", "LodestoneSimulation"]
         ),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),

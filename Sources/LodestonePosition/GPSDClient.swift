@@ -120,7 +120,7 @@ public final class GPSDClient {
                 receivedData = true
                 buffer.withUnsafeBytes { raw in
                     input.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { item, line in
-                        guard item == .line, let r = GPSDReport.parse(line) else { return }
+                        guard item == .line, let r = GPSDReport.parse(line, receivedAt: Self.wallClock()) else { return }
                         switch r {
                         case .fix(let fix): updates.append(.fix(fix))
                         case .noFix: updates.append(.fixLost)
@@ -136,6 +136,15 @@ public final class GPSDClient {
             if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { return updates }
             return updates + retry(now: now, why: n == 0 ? "gpsd closed the connection" : Sockets.errorText(errno))
         }
+    }
+}
+
+extension GPSDClient {
+    /// Unix seconds now: the time of a fix that came without one.
+    static func wallClock() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }
 

@@ -1,7 +1,9 @@
+import LodestoneLocation
+
 /// What a position source reports: fixes, the loss of the fix, and the state
 /// of its link (a gpsd that cannot be reached).
-public enum PositionUpdate: Hashable, Sendable {
-    case fix(PositionFix)
+public enum PositionUpdate: Equatable, Sendable {
+    case fix(Location)
     /// The receiver says it has no fix (gpsd: a TPV with mode 0 or 1).
     case fixLost
     /// The link to the source changed: nil once it works, else what is wrong.
@@ -25,11 +27,11 @@ public protocol PositionSource {
 /// A receiver that stands still: the same fix once every `interval` seconds,
 /// as a GNSS receiver reports. For tests and demos that need a live source.
 public struct FixedPositionSource: PositionSource {
-    public let fix: PositionFix
+    public let fix: Location
     public let interval: Double
     private var next = -Double.infinity
 
-    public init(_ fix: PositionFix, interval: Double = 1) {
+    public init(_ fix: Location, interval: Double = 1) {
         self.fix = fix
         self.interval = interval
     }

@@ -1,6 +1,6 @@
 import LodestoneCore
 import LodestoneLogs
-import LodestonePosition
+import LodestoneLocation
 import LodestoneSteering
 
 /// One client's steering target (`?STEER=…`): with each heading it receives,
@@ -28,7 +28,7 @@ struct ClientSteering {
     }
 
     /// Encodes a STEER object for `heading`; false (nothing written) without a position.
-    mutating func encode(into j: JSONLineBuilder, heading: Heading, position: PositionFix?, time: Double) -> Bool {
+    mutating func encode(into j: JSONLineBuilder, heading: Heading, position: Location?, time: Double) -> Bool {
         guard let p = position, let from = try? GeoCoordinate(latitude: p.latitude, longitude: p.longitude) else { return false }
         let advice = advisor.advise(from: from, to: target, heading: heading.trueHeading, groundSpeed: p.speed)
         j.beginObject()
@@ -45,7 +45,7 @@ struct ClientSteering {
         j.bool("arrived", advice.arrived)
         j.number("eta", advice.eta, decimals: 1)
         j.number("speed", p.speed, decimals: 3)
-        j.number("course", p.track, decimals: 2)
+        j.number("course", p.course, decimals: 2)
         j.endObject()
         return true
     }

@@ -115,7 +115,7 @@ final class SampleProcessing {
     private var motion: ProtocolMessages.Motion? {
         guard reportsMotion else { return nil }
         let p = session.trueNorth.position
-        return .init(speed: p?.speed, course: p?.track)
+        return .init(speed: p?.speed, course: p?.course)
     }
 
     private func sendSteer(_ c: ClientSession, heading: Heading, wall: Double, gather: Bool) -> Bool {

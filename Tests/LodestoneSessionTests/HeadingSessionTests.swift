@@ -2,6 +2,7 @@ import LodestoneCalibration
 import LodestoneCore
 import LodestoneGeomagnetism
 import LodestoneJSON
+import LodestoneLocation
 import LodestoneLogs
 import LodestonePosition
 import LodestoneSession
@@ -62,13 +63,13 @@ import Testing
         var s = session(settings, clock: clock)
         let raw = SensorSample(time: 0, acceleration: Vector3(0, 0, 9.81), magneticField: Vector3(0, 20, -40), speed: 3, track: 10)
         #expect(s.aided(raw).speed == nil && s.aided(raw).track == nil, "no fix yet: no speed, not the sample's")
-        s.positionUpdated(.fix(PositionFix(latitude: 52, longitude: 13, speed: 14.5, track: 271)))
+        s.positionUpdated(.fix(Location(latitude: 52, longitude: 13, speed: 14.5, course: 271, timestamp: 0)))
         #expect(s.aided(raw).speed == 14.5 && s.aided(raw).track == 271)
         clock.advance(3.5)
         s.refreshTrueNorth()
         #expect(s.aided(raw).speed == nil, "a fix older than 3 s no longer describes the motion")
         var replay = session()
-        replay.positionUpdated(.fix(PositionFix(latitude: 52, longitude: 13, speed: 14.5, track: 271)))
+        replay.positionUpdated(.fix(Location(latitude: 52, longitude: 13, speed: 14.5, course: 271, timestamp: 0)))
         #expect(replay.aided(raw).speed == 3 && replay.aided(raw).track == 10, "a log's own columns stay")
     }
 

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneGeomagnetism
+import LodestoneLocation
 import LodestoneNetwork
 import LodestonePosition
 import LodestoneSession
@@ -13,8 +14,8 @@ import Testing
         TrueNorth.Settings(position: position, maxFixAge: maxFixAge, modelDate: date ?? self.date, allowExtrapolation: extrapolate)
     }
 
-    func fix(_ lat: Double, _ lon: Double, speed: Double? = 1.5, track: Double? = 90) -> PositionFix {
-        PositionFix(latitude: lat, longitude: lon, altitude: 50, speed: speed, track: track)
+    func fix(_ lat: Double, _ lon: Double, speed: Double? = 1.5, track: Double? = 90) -> Location {
+        Location(latitude: lat, longitude: lon, ellipsoidalAltitude: 50, speed: speed, course: track, timestamp: 0)
     }
 
     func modelDeclination(_ lat: Double, _ lon: Double, height: Double) throws -> Double {
@@ -39,7 +40,7 @@ import Testing
         #expect(events.first?.reason == .positionKnown)
         let d = try #require(t.declination)
         #expect(abs(d.degrees - (try modelDeclination(52.5, 13.4, height: 40))) < 1e-9)
-        #expect(t.position == PositionFix(latitude: 52.5, longitude: 13.4, altitude: 40))
+        #expect(t.position == Location(latitude: 52.5, longitude: 13.4, ellipsoidalAltitude: 40, timestamp: 0))
         #expect(t.expectedField != nil)
         #expect(t.motion == nil, "a position given by hand says nothing of the motion")
         #expect(t.update(now: 1, unixTime: 1).isEmpty, "no event without a change")
@@ -63,7 +64,7 @@ import Testing
         e = t.update(now: 1, unixTime: 0)
         #expect(e.map(\.name) == [.trueHeadingAvailable])
         #expect(abs((t.declination?.degrees ?? .nan) - (try modelDeclination(-33.86, 151.21, height: 50))) < 1e-9)
-        #expect(t.position?.speed == 1.5 && t.position?.track == 90)
+        #expect(t.position?.speed == 1.5 && t.position?.course == 90)
         #expect(t.update(now: 6, unixTime: 0).isEmpty, "5 s old is still fresh")
         e = t.update(now: 6.5, unixTime: 0)
         #expect(e.map(\.reason) == [.fixTooOld])

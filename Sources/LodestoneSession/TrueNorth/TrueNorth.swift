@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneGeomagnetism
+import LodestoneLocation
 import LodestonePosition
 
 /// Whether true heading can be given now, and with which declination.
@@ -40,7 +41,7 @@ public struct TrueNorth: Sendable {
 
     public let settings: Settings
     private var cache: DeclinationCache
-    private var lastFix: (fix: PositionFix, receivedAt: Double)?
+    private var lastFix: (fix: Location, receivedAt: Double)?
     /// The receiver said it lost its fix (after the last fix).
     private var fixLost = false
     /// How the live source's link is, for reasons: nil when connected.
@@ -51,8 +52,8 @@ public struct TrueNorth: Sendable {
     /// The field the model expects at the position (for calibration checks); nil without a position.
     public private(set) var expectedField: ExpectedField?
     /// The usable position (fixed, or a fresh fix); nil when there is none.
-    public private(set) var position: PositionFix?
-    /// Ground speed (m/s) and track (degrees from true north) of a fix younger than
+    public private(set) var position: Location?
+    /// Ground speed (m/s) and track (course over ground, degrees from true north) of a fix younger than
     /// ``Settings/maxMotionAge``; nil when there is none, or the position is fixed.
     public private(set) var motion: (speed: Double?, track: Double?)?
     /// The current state, as the event a new watcher is told.
@@ -85,11 +86,11 @@ public struct TrueNorth: Sendable {
     /// Re-evaluates at monotonic time `now` and Unix time `unixTime`; returns the events to report.
     public mutating func update(now: Double, unixTime: Double) -> [HeadingEvent] {
         var events: [HeadingEvent] = []
-        let (candidate, unavailable) = usablePosition(now: now)
+        let (candidate, unavailable) = usablePosition(now: now, unixTime: unixTime)
         position = candidate
         motion = nil
         if let (fix, at) = lastFix, !fixLost, settings.position.isLive, now - at <= settings.maxMotionAge {
-            motion = (fix.speed, fix.track)
+            motion = (fix.speed, fix.course)
         }
         declination = nil
         expectedField = nil
@@ -102,13 +103,13 @@ public struct TrueNorth: Sendable {
     }
 
     /// The position to use now, or why there is none.
-    private func usablePosition(now: Double) -> (PositionFix?, (reason: HeadingEvent.Reason, detail: String)?) {
+    private func usablePosition(now: Double, unixTime: Double) -> (Location?, (reason: HeadingEvent.Reason, detail: String)?) {
         let source = settings.position.sourceName
         switch settings.position {
         case .none:
             return (nil, (.noPosition, Self.noPosition))
         case let .fixed(lat, lon, h):
-            return (PositionFix(latitude: lat, longitude: lon, altitude: h), nil)
+            return (Location(latitude: lat, longitude: lon, ellipsoidalAltitude: h, timestamp: unixTime), nil)
         case .gpsd, .external:
             let link = linkProblem.map { "; \(source): \($0)" } ?? ""
             guard let (fix, at) = lastFix else {
@@ -127,10 +128,10 @@ public struct TrueNorth: Sendable {
     }
 
     /// The model at `p`: declination unless in the blackout zone, and the status.
-    private mutating func evaluate(at p: PositionFix, unixTime: Double, into events: inout [HeadingEvent]) {
+    private mutating func evaluate(at p: Location, unixTime: Double, into events: inout [HeadingEvent]) {
         let d: Declination
         do {
-            d = try cache.declination(latitude: p.latitude, longitude: p.longitude, height: p.modelHeight, unixTime: unixTime)
+            d = try cache.declination(latitude: p.latitude, longitude: p.longitude, height: Self.modelHeight(p), unixTime: unixTime)
         } catch {
             setStatus(HeadingEvent(.trueHeadingUnavailable, .modelUnusable, "the magnetic model cannot be used: \(error)"), into: &events)
             return
@@ -138,7 +139,7 @@ public struct TrueNorth: Sendable {
         guard let e = cache.elements else { return }
         if e.isExtrapolated, !reportedExtrapolation {
             reportedExtrapolation = true
-            events.append(HeadingEvent(.modelExtrapolated, .outsideValidity, "\(cache.model.name) is used outside its validity (year \(Self.short(e.decimalYear)), height \(Self.short(p.modelHeight)) m): declination is degraded"))
+            events.append(HeadingEvent(.modelExtrapolated, .outsideValidity, "\(cache.model.name) is used outside its validity (year \(Self.short(e.decimalYear)), height \(Self.short(Self.modelHeight(p))) m): declination is degraded"))
         }
         expectedField = ExpectedField(strength: e.totalIntensity / 1000, dip: e.inclination)
         let h = Int(e.horizontalIntensity.rounded())
@@ -159,6 +160,10 @@ public struct TrueNorth: Sendable {
         status = event
         if changed { events.append(event) }
     }
+
+    /// The height to give the magnetic model: above the ellipsoid when known, else above
+    /// sea level (at most ~100 m off: harmless for declination), else 0.
+    static func modelHeight(_ p: Location) -> Double { p.ellipsoidalAltitude ?? p.altitude ?? 0 }
 
     /// A number with at most one decimal, for messages.
     static func short(_ v: Double) -> String {
