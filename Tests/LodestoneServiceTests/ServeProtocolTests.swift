@@ -375,6 +375,9 @@ import Testing
         #expect(code == 2 && err.contains("--source must be iio, replay:FILE or simulated"), "\(err)")
         (code, err) = try run(["--source", "replay:\(scratch.file("missing.csv"))", "--socket", scratch.file("x.sock")])
         #expect(code == 3 && err.contains("missing.csv"), "\(err)")
+        // Sensors that cannot be reached: 3, as for watch (the same table for every command).
+        (code, err) = try run(["--uri", "ip:127.0.0.1:1", "--socket", scratch.file("x.sock")])
+        #expect(code == 3 && err.contains("cannot open IIO context ip:127.0.0.1:1"), "\(err)")
         (code, err) = try run(["--source", "simulated", "--no-smoothing", "--socket", scratch.file("x.sock")])
         #expect(code == 2 && err.contains("--no-smoothing (smoothing: false) changes only the compass mode"), "\(err)")
         let notASocket = scratch.write("plain", "x")
