@@ -9,7 +9,8 @@
 ///   straight-line fit, see ``SteadyRotation``);
 /// - the specific force must stay on its line within ``accelerationThreshold``,
 ///   on average and in every sample (no linear acceleration, no jolt);
-/// - the gyro must read steadily: its short-term mean (about 50 ms) may not
+/// - the gyro must read steadily: its scatter stays below the rate threshold,
+///   and its short-term mean (about 50 ms) may not
 ///   leave the window's mean by more than a tenth of ``rateThreshold`` plus
 ///   five times its own noise. A turn that starts or stops is a change of
 ///   rate, which the gyro shows at once whatever its bias; a window that
@@ -90,7 +91,10 @@ public struct RestDetector: Hashable, Sendable {
         let shortNoise2 = 3 * (e.rateScatter * 0.5 * min(1, dt / Self.shortTime) + e.meanRateVariance)
         let change = 0.1 * rateThreshold + 5 * shortNoise2.squareRoot()
         let threshold2 = accelerationThreshold * accelerationThreshold
+        // A gyro scattering by more than the rate threshold is moving, not noisy:
+        // no sensor this is meant for is that noisy per sample.
         return rate2 <= fastest * fastest
+            && e.rateScatter <= rateThreshold * rateThreshold
             && (shortRate - e.meanRate).squaredLength <= change * change
             && 3 * e.accelerationScatter <= threshold2
     }
