@@ -28,10 +28,24 @@ let package = Package(
         .target(name: "LodestoneCommandLine"),
         // Pure: the one JSON reader (strict parser) and writer of the package; no Foundation.
         .target(name: "LodestoneJSON"),
+        // Edge: sockets, endpoints and line framing for the service and the gpsd client; no Foundation.
+        .target(name: "LodestoneNetwork"),
+        // Edge: positions for true heading and speed aiding: the fix type, gpsd (reconnecting), a fixed source.
+        .target(name: "LodestonePosition", dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneNetwork", "LodestoneLocation"]),
         // Edge: reading and writing logs.
         .target(name: "LodestoneLogs", dependencies: ["LodestoneCore", "LodestoneJSON"]),
+        // The heading session: the pipeline assembled once (calibration profiles, hard-iron
+        // tracking, true north, speed aiding, events), the source runner, the sources and the
+        // one typed configuration with its flag and JSON parsers. No Foundation.
+        .target(
+            name: "LodestoneSession",
+            dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneCommandLine", "LodestoneLogs", "LodestoneSimulation",
+                           "LodestoneIIO", "LodestoneGeomagnetism", "LodestoneCalibration", "LodestoneCalibrationStore",
+                           "LodestoneNetwork", "LodestonePosition", "LodestoneLocation"]
+        ),
         // The Swift API: HeadingManager, in the manner of CLLocationManager.
-        .target(name: "Lodestone", dependencies: ["LodestoneCore"]),
+        .target(name: "Lodestone", dependencies: ["LodestoneCore", "LodestoneSession", "LodestoneSteering", "LodestoneIIO",
+                                                  "LodestonePosition", "LodestoneLocation", "LodestoneCalibrationStore"]),
         // Pure: bundled World Magnetic Model (WMM2025, WMMHR2025) evaluation. No I/O.
         .target(name: "LodestoneGeomagnetism", dependencies: ["LodestoneCore"], exclude: ["README.md"]),
         // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
@@ -49,7 +63,7 @@ let package = Package(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO", "LodestoneSimulatedBoard",
-                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine"],
+                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine", "LodestoneSession"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.
@@ -65,20 +79,31 @@ let package = Package(
         .target(
             name: "LodestoneService",
             dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
-                           "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine"]
+                           "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
+                           "LodestoneNetwork", "LodestonePosition", "LodestoneSession", "LodestoneLocation"]
         ),
         // The daemon alone, without the CLI's Foundation: `lodestone serve` execs it.
-        .executableTarget(name: "lodestone-serve", dependencies: ["LodestoneService"], path: "tools/lodestone-serve"),
+        .executableTarget(name: "lodestone-serve", dependencies: ["LodestoneService", "LodestoneCommandLine"], path: "tools/lodestone-serve"),
         // Edge: fake sysfs trees of real boards, fed from a known attitude (tests, demo).
         .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
         // Test-only helpers (reference-data lookup, fixtures); not a product.
         .target(name: "LodestoneTestSupport", path: "Tests/Support"),
         .testTarget(name: "LodestoneJSONTests", dependencies: ["LodestoneJSON"]),
         .testTarget(name: "LodestoneCommandLineTests", dependencies: ["LodestoneCommandLine"]),
+        .testTarget(name: "LodestoneNetworkTests", dependencies: ["LodestoneNetwork"]),
+        .testTarget(name: "LodestonePositionTests", dependencies: ["LodestonePosition", "LodestoneCore", "LodestoneLocation"]),
+        .testTarget(
+            name: "LodestoneSessionTests",
+            dependencies: ["LodestoneSession", "LodestoneCore", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
+                           "LodestoneGeomagnetism", "LodestoneIIO", "LodestoneJSON", "LodestoneLogs", "LodestoneNetwork",
+                           "LodestonePosition", "LodestoneLocation", "LodestoneSimulation"]
+        ),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
         .testTarget(name: "LodestoneLogsTests", dependencies: ["LodestoneLogs", "LodestoneSimulation", "LodestoneTestSupport"]),
-        .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation"]),
+        // The Swift API, and the example package under Examples/ built and run as a user would.
+        .testTarget(name: "LodestoneTests", dependencies: ["Lodestone", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
+                                                           "LodestoneTestSupport"]),
         // Runs the built `lodestone` executable end to end.
         .testTarget(
             name: "LodestoneCLITests",
@@ -86,7 +111,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LodestoneIIOTests",
-            dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneLogs", "LodestoneTestSupport", "lodestone"]
+            dependencies: ["LodestoneIIO", "LodestoneSimulatedBoard", "LodestoneCore", "LodestoneLogs", "LodestoneTestSupport", "LodestoneGeomagnetism",
+                           "lodestone"]
         ),
         .testTarget(
             name: "LodestoneGeomagnetismTests",
@@ -106,7 +132,8 @@ let package = Package(
         .testTarget(
             name: "LodestoneServiceTests",
             dependencies: ["LodestoneService", "LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneCalibrationStore",
-                           "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "lodestone", "lodestone-serve"]
+                           "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "LodestoneSession", "LodestoneNetwork",
+                           "LodestoneIIO", "lodestone", "lodestone-serve"]
         ),
     ],
     swiftLanguageModes: [.v6]

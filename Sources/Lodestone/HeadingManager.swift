@@ -1,100 +1,223 @@
-import Foundation
+import LodestoneCalibrationStore
+import LodestoneCore
+import LodestoneIIO
+import LodestoneSession
+import LodestoneSteering
 import Synchronization
 
 /// Headings for Swift code, in the manner of `CLLocationManager`.
 ///
 /// ```swift
-/// let manager = HeadingManager(source: try LogReader(path: "walk.csv"))
+/// let manager = HeadingManager(.iio(IIOSourceConfiguration(rate: 100)))
 /// manager.headingFilter = 5
+/// manager.position = .gpsd(PositionSetting.defaultGPSD)   // true heading, and speed aiding
 /// for await heading in manager.headings() {
 ///     print(heading.magneticHeading, heading.trueHeading ?? "unknown")
 /// }
 /// ```
 ///
-/// The source is read on a thread of its own, so a blocking sensor never
+/// It runs the library's ``HeadingSession``, as `lodestone watch` and `serve`
+/// do: the calibration profiles made for the source's devices (or those given),
+/// hard-iron tracking, true heading from a fixed position or gpsd, and the same
+/// events. The source is read on a thread of its own, so a blocking sensor never
 /// holds up Swift concurrency. Settings may change while running; they apply
-/// from the next sample. Every stream from ``headings()`` gets every
-/// delivered heading; ``events()`` reports calibration prompts, disturbances
-/// and source faults.
+/// from the next sample, and the smoothing starts again only when the estimator
+/// or the calibration changed. Every stream from ``headings()`` gets every
+/// delivered heading; ``events()`` and ``steering()`` report the rest; a
+/// ``delegate`` gets the same through callbacks.
 public final class HeadingManager: Sendable {
-    private struct State {
-        var settings: HeadingEstimator.Settings
-        var headingFilter: Double
-        var declination: Declination?
+    struct State {
+        var settings: HeadingSession.Settings
         var generation = 0
         var running = false
         var stopRequested = false
+        var stop: StopFlag?
+        var cancelRead: (@Sendable () -> Void)?
         var headingContinuations: [Int: AsyncStream<Heading>.Continuation] = [:]
         var eventContinuations: [Int: AsyncStream<HeadingEvent>.Continuation] = [:]
+        var adviceContinuations: [Int: AsyncStream<SteeringAdvice>.Continuation] = [:]
+        var updateContinuations: [Int: AsyncStream<HeadingUpdate>.Continuation] = [:]
         var nextID = 0
         var latest: Heading?
-        var calibrationHandler: (@Sendable (String) -> Void)?
+        var latestAdvice: SteeringAdvice?
+        var notes: [String] = []
+        var delegate = WeakDelegate()
+        var target: GeoCoordinate?
+        var steeringSettings = TurnAdvisor.Settings()
+        var steeringGeneration = 0
     }
 
-    private let state: Mutex<State>
-    private let source: SourceBox
+    struct WeakDelegate {
+        weak var value: (any HeadingManagerDelegate)?
+    }
 
-    /// Creates a manager that will read `source` once started; the manager owns it from now on.
-    public init(source: some SensorSource, settings: HeadingEstimator.Settings = .init(),
-                headingFilter: Double = 1) {
-        state = Mutex(State(settings: settings, headingFilter: headingFilter))
-        self.source = SourceBox(source)
+    let state: Mutex<State>
+    let origin: Origin
+
+    /// The samples' origin: opened by the reader when it starts, or handed over.
+    enum Origin: Sendable {
+        case configured(HeadingSource)
+        case custom(SourceBox, SourceDevices)
+    }
+
+    /// A manager for `source` with `settings` (the defaults of `lodestone watch`:
+    /// headingFilter 1, the device's calibration profiles, no position).
+    public init(_ source: HeadingSource, settings: HeadingSession.Settings = .init()) {
+        state = Mutex(State(settings: settings))
+        origin = .configured(source)
+    }
+
+    /// A manager for the source and settings of a configuration (`HeadingFlags`, a config file).
+    public convenience init(configuration: HeadingConfiguration) {
+        let source: HeadingSource
+        switch configuration.source {
+        case .iio(let c): source = .iio(c)
+        case .replay(let r): source = .log(path: r.path, speed: r.speed)
+        case .simulated(let s): source = .simulated(rate: s.rate)
+        }
+        self.init(source, settings: configuration.session)
+    }
+
+    /// A manager that reads a source of the caller's; the manager owns it from now on.
+    /// `devices` names its sensors for their calibration profiles (anonymous by default).
+    public init(source: some SensorSource, devices: SourceDevices = SourceDevices(), settings: HeadingSession.Settings = .init()) {
+        state = Mutex(State(settings: settings))
+        origin = .custom(SourceBox(source), devices)
+    }
+
+    // MARK: Settings
+
+    /// Every setting at once; a change applies from the next sample.
+    public var settings: HeadingSession.Settings {
+        get { state.withLock { $0.settings } }
+        set {
+            precondition(newValue.headingFilter >= 0 && newValue.headingFilter.isFinite, "headingFilter must be a finite number ≥ 0")
+            state.withLock {
+                $0.settings = newValue
+                $0.generation += 1
+            }
+        }
     }
 
     /// Minimum change in degrees before a new heading is delivered (Core Location's `headingFilter`).
     public var headingFilter: Double {
-        get { state.withLock { $0.headingFilter } }
-        set {
-            precondition(newValue >= 0 && newValue.isFinite, "headingFilter must be a finite number ≥ 0")
-            state.withLock {
-                $0.headingFilter = newValue
-                $0.generation += 1
-            }
-        }
+        get { settings.headingFilter }
+        set { settings.headingFilter = newValue }
     }
 
     /// Which body axis the heading is of (Core Location's `headingOrientation`).
     public var headingOrientation: ForwardAxis {
-        get { state.withLock { $0.settings.forwardAxis } }
+        get { settings.estimator.forwardAxis }
+        set { settings.estimator.forwardAxis = newValue }
+    }
+
+    /// Where the board is, for true heading (and, from gpsd, speed aiding): none (the
+    /// default: `trueHeading` is nil), a fixed position, or gpsd.
+    public var position: PositionSetting {
+        get { settings.trueNorth.position }
+        set { settings.trueNorth.position = newValue }
+    }
+
+    /// Which calibration profiles apply: by default those in `calibration/` made for the
+    /// source's devices, as `lodestone watch` chooses them.
+    public var calibration: CalibrationChoice {
+        get { settings.calibration }
+        set { settings.calibration = newValue }
+    }
+
+    /// Follow a changed hard iron from the readings of normal use, and rewrite the profile file.
+    public var hardIronTracking: Bool {
+        get { settings.hardIronTracking }
+        set { settings.hardIronTracking = newValue }
+    }
+
+    /// Gets headings, events and steering advice through callbacks; held weakly.
+    public var delegate: (any HeadingManagerDelegate)? {
+        get { state.withLock { $0.delegate.value } }
+        set { state.withLock { $0.delegate.value = newValue } }
+    }
+
+    // MARK: Steering
+
+    /// Steering toward a target: with each delivered heading and a known position, the
+    /// bearing, distance and which way to turn (``steering()``); nil stops it.
+    public var steeringTarget: GeoCoordinate? {
+        get { state.withLock { $0.target } }
         set {
             state.withLock {
-                $0.settings.forwardAxis = newValue
-                $0.generation += 1
+                $0.target = newValue
+                $0.latestAdvice = nil
+                $0.steeringGeneration += 1
             }
         }
     }
 
-    /// Declination for true heading; nil (the default) leaves `trueHeading` nil.
-    public var declination: Declination? {
-        get { state.withLock { $0.declination } }
+    /// How the advice is made (ahead tolerance, hysteresis, arrival radius).
+    public var steeringSettings: TurnAdvisor.Settings {
+        get { state.withLock { $0.steeringSettings } }
         set {
             state.withLock {
-                $0.declination = newValue
-                $0.generation += 1
+                $0.steeringSettings = newValue
+                $0.steeringGeneration += 1
             }
         }
     }
 
-    /// Called when the magnetometer needs calibrating, with the reason.
-    public var onCalibrationNeeded: (@Sendable (String) -> Void)? {
-        get { state.withLock { $0.calibrationHandler } }
-        set { state.withLock { $0.calibrationHandler = newValue } }
-    }
+    // MARK: Results
 
     /// The most recent delivered heading (Core Location's `heading`).
     public var heading: Heading? { state.withLock { $0.latest } }
 
-    /// A stream of delivered headings; starts updating if needed. It ends when
-    /// updates stop or the source ends.
+    /// The most recent steering advice, while steering.
+    public var steeringAdvice: SteeringAdvice? { state.withLock { $0.latestAdvice } }
+
+    /// What the running session applies (the calibration profiles, hard-iron tracking).
+    public var notes: [String] { state.withLock { $0.notes } }
+
+    /// Whether this manager's source can give headings: for IIO, a magnetometer and an
+    /// accelerometer are there (Core Location's `headingAvailable()`).
+    public var headingAvailable: Bool {
+        switch origin {
+        case .configured(.iio(let c)): return Self.headingAvailable(uri: c.uri)
+        case .configured(.log(let path, _)): return (try? ReplaySessionSource(ReplaySettings(path: path))) != nil
+        case .configured(.simulated), .custom: return true
+        }
+    }
+
+    /// Whether the IIO context at `uri` has a magnetometer and an accelerometer.
+    public static func headingAvailable(uri: String = "local:") -> Bool {
+        guard let devices = try? IIODeviceCatalog.list(uri: uri) else { return false }
+        let kinds = Set(devices.flatMap { $0.sensors.map(\.kind) })
+        return kinds.contains(.magnetometer) && kinds.contains(.accelerometer)
+    }
+
+    // MARK: Streams
+
+    /// A stream of delivered headings; starts updating if needed. It ends when updates
+    /// stop or the source ends.
     public func headings() -> AsyncStream<Heading> {
         let stream = subscribe(\.headingContinuations, keepingNewest: 256)
         startUpdatingHeading()
         return stream
     }
 
-    /// A stream of events (calibration prompts, disturbances, source faults).
+    /// A stream of delivered headings, each with the steering advice made for it (while
+    /// steering toward ``steeringTarget`` with a known position); starts updating if needed.
+    public func updates() -> AsyncStream<HeadingUpdate> {
+        let stream = subscribe(\.updateContinuations, keepingNewest: 256)
+        startUpdatingHeading()
+        return stream
+    }
+
+    /// A stream of events (calibration prompts, disturbances, true north, source faults);
+    /// it ends after the source ended (`sourceEnded` or `sourceFailed`).
     public func events() -> AsyncStream<HeadingEvent> {
         subscribe(\.eventContinuations, keepingNewest: 64)
+    }
+
+    /// A stream of steering advice toward ``steeringTarget``; ends when updates stop.
+    public func steering() -> AsyncStream<SteeringAdvice> {
+        subscribe(\.adviceContinuations, keepingNewest: 64)
     }
 
     /// A new stream whose continuation is kept in `subscribers` until it terminates.
@@ -112,103 +235,91 @@ public final class HeadingManager: Sendable {
         return stream
     }
 
+    // MARK: Running
+
     /// Starts reading the source on its own thread. Does nothing if already running.
     public func startUpdatingHeading() {
+        let stop = StopFlag()
         let start = state.withLock { s -> Bool in
             guard !s.running else { return false }
             s.running = true
             s.stopRequested = false
+            s.stop = stop
             return true
         }
         guard start else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "lodestone-heading"
-        thread.start()
+        do {
+            try SessionThread.start { [self] in HeadingReader(manager: self, stop: stop).run() }
+        } catch {
+            state.withLock { $0.running = false }
+            post(HeadingEvent(.sourceFailed, .fatal, error.description))
+        }
     }
 
-    /// Stops after the current sample and ends the heading streams.
+    /// Stops after the current sample (a blocked sensor read returns at once) and ends
+    /// the heading and steering streams.
     public func stopUpdatingHeading() {
-        state.withLock { $0.stopRequested = true }
+        let (stop, cancel) = state.withLock { s -> (StopFlag?, (@Sendable () -> Void)?) in
+            s.stopRequested = true
+            return (s.stop, s.cancelRead)
+        }
+        stop?.set()
+        cancel?()
     }
 
-    /// Publishes an event to every event stream (and the calibration handler).
-    public func post(_ event: HeadingEvent) {
-        let (continuations, handler) = state.withLock { ($0.eventContinuations.values, $0.calibrationHandler) }
+    // MARK: Publishing (the reader's thread)
+
+    /// Publishes an event to every event stream and the delegate.
+    func post(_ event: HeadingEvent) {
+        let (continuations, delegate) = state.withLock { ($0.eventContinuations.values.map { $0 }, $0.delegate.value) }
         for c in continuations { c.yield(event) }
-        if case .calibrationNeeded(let reason) = event { handler?(reason) }
+        delegate?.headingManager(self, didReceive: event)
     }
 
-    private func run() {
-        var generation = -1
-        var pipeline = HeadingPipeline()
-        var backoff = 0.1
-        var faulted = false
-        var endError: String?
-        while true {
-            let snapshot = state.withLock { s -> (stop: Bool, generation: Int, settings: HeadingEstimator.Settings,
-                                                 filter: Double, declination: Declination?) in
-                (s.stopRequested, s.generation, s.settings, s.headingFilter, s.declination)
-            }
-            if snapshot.stop { break }
-            if snapshot.generation != generation {
-                // Keep the smoothing state when only the filter or declination changed.
-                if generation < 0 || pipeline.estimator.settings != snapshot.settings {
-                    pipeline.estimator = HeadingEstimator(settings: snapshot.settings)
-                }
-                pipeline.filter = HeadingFilter(threshold: snapshot.filter)
-                pipeline.declination = snapshot.declination
-                generation = snapshot.generation
-            }
-            let next: SensorSample?
-            do {
-                next = try source.next()
-                if faulted {
-                    faulted = false
-                    backoff = 0.1
-                    post(.sourceResumed)
-                }
-            } catch let error as any SensorSourceError where error.isTransient {
-                faulted = true
-                post(.sourceFault(message: error.description))
-                Thread.sleep(forTimeInterval: backoff)
-                backoff = min(backoff * 2, 5)
-                continue
-            } catch {
-                endError = "\(error)"
-                break
-            }
-            guard let sample = next else { break }
-            let delivered = pipeline.process(sample)
-            if pipeline.hasEvents {
-                for event in pipeline.takeEvents() { post(HeadingEvent(event)) }
-            }
-            guard let heading = delivered else { continue }
-            let continuations = state.withLock { s -> Dictionary<Int, AsyncStream<Heading>.Continuation>.Values in
-                s.latest = heading
-                return s.headingContinuations.values
-            }
-            for c in continuations { c.yield(heading) }
+    /// Publishes a delivered heading and the advice made for it.
+    func publish(_ heading: Heading, advice: SteeringAdvice?) {
+        let (headings, advices, updates, delegate) = state.withLock { s in
+            s.latest = heading
+            if let advice { s.latestAdvice = advice }
+            return (s.headingContinuations.values.map { $0 }, advice == nil ? [] : s.adviceContinuations.values.map { $0 },
+                    s.updateContinuations.values.map { $0 }, s.delegate.value)
         }
-        let ended = state.withLock { s -> Bool in
+        for c in headings { c.yield(heading) }
+        for c in updates { c.yield(HeadingUpdate(heading: heading, advice: advice)) }
+        delegate?.headingManager(self, didUpdate: heading)
+        guard let advice else { return }
+        for c in advices { c.yield(advice) }
+        delegate?.headingManager(self, didUpdate: advice)
+    }
+
+    /// The reader ended: streams finish (the event streams only when the source ended by itself).
+    func finish(ended: Bool) {
+        let (headings, advice, updates, events) = state.withLock { s in
             s.running = false
-            return !s.stopRequested
+            s.cancelRead = nil
+            return (s.headingContinuations.values.map { $0 }, s.adviceContinuations.values.map { $0 },
+                    s.updateContinuations.values.map { $0 }, ended ? s.eventContinuations.values.map { $0 } : [])
         }
-        if ended { post(.sourceEnded(error: endError)) }
-        let (headingStreams, eventStreams) = state.withLock { s in
-            (s.headingContinuations.values.map { $0 }, ended ? s.eventContinuations.values.map { $0 } : [])
-        }
-        for c in headingStreams { c.finish() }
-        for c in eventStreams { c.finish() }
+        for c in headings { c.finish() }
+        for c in advice { c.finish() }
+        for c in updates { c.finish() }
+        for c in events { c.finish() }
     }
 }
 
-/// The manager's source, read only by the manager's one reading thread.
+/// A delivered heading and the steering advice made for it, if steering.
+public struct HeadingUpdate: Sendable {
+    public var heading: Heading
+    public var advice: SteeringAdvice?
+}
+
+/// A caller's source, read only by the manager's one reading thread.
 ///
-/// The manager takes the source over (`init(source:)`): a caller must not use
-/// it afterwards. That ownership hand-over is what makes the unchecked
-/// `Sendable` sound. (A `sending` parameter said so too, but Swift 6.3
-/// released a concrete value passed through it twice.)
-private final class SourceBox: @unchecked Sendable {
+/// The manager takes the source over (`init(source:)`): a caller must not use it
+/// afterwards. That ownership hand-over is what makes the unchecked `Sendable`
+/// sound. (A `sending` parameter said so too, but Swift 6.3 released a concrete
+/// value passed through it twice.)
+final class SourceBox: @unchecked Sendable {
     private var source: any SensorSource
 
     init(_ source: some SensorSource) {

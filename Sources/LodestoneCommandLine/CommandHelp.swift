@@ -3,7 +3,7 @@ public enum CommandHelp {
     public static func text(usage: String, summary: String, discussion: String, options: [CommandLineOption]) -> String {
         var text = "Usage: lodestone \(usage)\n\n\(summary)\n"
         if !discussion.isEmpty { text += "\n\(discussion)\n" }
-        let all = options + [.flag("help", short: "h", "Show this help.")]
+        let all = options.filter { $0.refusal == nil } + [.flag("help", short: "h", "Show this help.")]
         text += "\nOptions:\n"
         let labels = all.map { o -> String in
             let short = o.short.map { "-\($0), " } ?? "    "

@@ -40,9 +40,11 @@ public struct CommandLineArguments: Sendable {
                 name = option.name
             }
             guard let option = byName[name] else {
-                let suggestion = ClosestName.closest(to: name, among: options.map(\.name)).map { "; did you mean --\($0)?" } ?? ""
+                let suggestion = ClosestName.closest(to: name, among: options.filter { $0.refusal == nil }.map(\.name))
+                    .map { "; did you mean --\($0)?" } ?? ""
                 throw UsageError("unknown option '--\(name)'\(suggestion)")
             }
+            if let refusal = option.refusal { throw UsageError("--\(name) does not apply here: \(refusal)") }
             if option.valueName == nil {
                 guard inline == nil else { throw UsageError("option --\(name) takes no value") }
                 flags.insert(name)

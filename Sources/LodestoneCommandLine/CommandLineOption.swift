@@ -5,14 +5,22 @@ public struct CommandLineOption: Sendable {
     /// Shown after the name (`--rate HZ`); nil for a flag.
     public let valueName: String?
     public let help: String
+    /// Why a command refuses this option, for an option users may expect there;
+    /// nil for an option the command takes. Refused options are not listed in the help.
+    public let refusal: String?
 
     /// An option that takes a value, shown as `--name VALUE`.
     public static func value(_ name: String, _ valueName: String, short: Character? = nil, _ help: String) -> CommandLineOption {
-        CommandLineOption(name: name, short: short, valueName: valueName, help: help)
+        CommandLineOption(name: name, short: short, valueName: valueName, help: help, refusal: nil)
     }
 
     /// An option without a value.
     public static func flag(_ name: String, short: Character? = nil, _ help: String) -> CommandLineOption {
-        CommandLineOption(name: name, short: short, valueName: nil, help: help)
+        CommandLineOption(name: name, short: short, valueName: nil, help: help, refusal: nil)
+    }
+
+    /// An option the command refuses, with the reason (`--forward does not apply: …`).
+    public static func refused(_ name: String, _ reason: String) -> CommandLineOption {
+        CommandLineOption(name: name, short: nil, valueName: nil, help: "", refusal: reason)
     }
 }

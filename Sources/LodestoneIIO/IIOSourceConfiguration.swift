@@ -11,7 +11,7 @@ public enum IIOCaptureMode: String, Sendable, Codable, CaseIterable {
 }
 
 /// Settings of an ``IIOSensorSource``; defaults suit a board with one magnetometer and one accelerometer.
-public struct IIOSourceConfiguration: Sendable {
+public struct IIOSourceConfiguration: Hashable, Sendable {
     /// Any libiio URI: `local:`, `ip:HOST`, `usb:…`, `serial:…`.
     public var uri: String
     /// Pins (`--magn DEV` …): a device name, label or id such as `iio:device2`.
@@ -41,7 +41,7 @@ public struct IIOSourceConfiguration: Sendable {
 
     public init(uri: String = "local:", magnetometerDevice: String? = nil, accelerometerDevice: String? = nil,
                 gyroscopeDevice: String? = nil, useGyroscope: Bool = true, mode: IIOCaptureMode = .auto,
-                rate: Double = 50, magnetometerRate: Double? = nil, boardRotation: Matrix3 = .identity,
+                rate: Double = 100, magnetometerRate: Double? = nil, boardRotation: Matrix3 = .identity,
                 applyDriverCorrections: Bool = true, stuckSampleCount: Int = 100, bufferLatency: Double = 0.05,
                 readTimeout: Double = 2) {
         self.uri = uri

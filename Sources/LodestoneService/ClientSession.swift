@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneNetwork
 
 /// One connected protocol client: its socket, what it asked for, and what it
 /// has not read yet.

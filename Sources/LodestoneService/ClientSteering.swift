@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneLogs
+import LodestoneLocation
 import LodestoneSteering
 
 /// One client's steering target (`?STEER=…`): with each heading it receives,
@@ -27,7 +28,7 @@ struct ClientSteering {
     }
 
     /// Encodes a STEER object for `heading`; false (nothing written) without a position.
-    mutating func encode(into j: JSONLineBuilder, heading: Heading, position: TrueNorthTracker.Position?, time: Double) -> Bool {
+    mutating func encode(into j: JSONLineBuilder, heading: Heading, position: Location?, time: Double) -> Bool {
         guard let p = position, let from = try? GeoCoordinate(latitude: p.latitude, longitude: p.longitude) else { return false }
         let advice = advisor.advise(from: from, to: target, heading: heading.trueHeading, groundSpeed: p.speed)
         j.beginObject()

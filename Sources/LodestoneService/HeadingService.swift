@@ -5,6 +5,9 @@ import Musl
 #endif
 import LodestoneCalibration
 import LodestoneCore
+import LodestoneNetwork
+import LodestonePosition
+import LodestoneSession
 
 /// `lodestone serve`: the heading daemon.
 ///
@@ -37,7 +40,6 @@ public final class HeadingService {
     private var listeners: [(fd: Int32, key: String)] = []
     private var nmea: NMEAOutput
     private var gpsd: GPSDClient?
-    private var trueNorth: TrueNorthTracker
     private let notifier = SystemdNotifier()
     private var nextTick = 0.0
     private var nextWatchdog = 0.0
@@ -56,50 +58,29 @@ public final class HeadingService {
         self.configuration = configuration
         reloadConfiguration = reload
         self.log = log
-        let settings = Self.estimatorSettings(configuration)
-        let source = try ServiceSources.make(configuration.source, fusion: configuration.fusion)
-        let calibration: ServiceCalibration
+        let heading = configuration.heading
+        let source = try SessionSources.open(heading.source, fusion: heading.session.estimator.fusion)
+        let session: HeadingSession
         do {
-            calibration = try ServiceCalibration.load(configuration.calibration, for: source.calibrationDevices)
+            try heading.session.check(hasGyroscope: source.hasGyroscope)
+            session = try HeadingSession(settings: heading.session, devices: source.calibrationDevices, saving: .byHost)
         } catch {
             source.release()
             throw error
         }
-        for note in calibration.notes { log.info(note) }
-        if configuration.autoCalibrate { log.info(calibration.autoCalibration.startNote) }
-        hub = Hub(HubState(release: release, settings: settings, calibration: calibration, calibrationChoice: configuration.calibration,
-                           autoCalibrate: configuration.autoCalibrate, headingFilter: configuration.headingFilter,
-                           limits: configuration.limits, source: configuration.source))
+        for note in session.notes { log.info(note) }
+        hub = Hub(HubState(release: release, session: session, configuration: configuration))
         loopWake = try WakePipe()
-        runner = SampleRunner(hub: hub, loopWake: loopWake, source: source, fusion: configuration.fusion, log: log)
+        runner = try SampleRunner(hub: hub, loopWake: loopWake, source: source, log: log)
         signals = try SignalPipe()
         nmea = try NMEAOutput(configuration.nmea, maxClients: configuration.limits.maxClients, log: log)
-        trueNorth = Self.tracker(configuration)
-        if case .gpsd(let endpoint) = configuration.position { gpsd = GPSDClient(endpoint: endpoint, log: log) }
+        if case .gpsd(let endpoint) = heading.position { gpsd = GPSDClient(endpoint: endpoint) }
         do {
             try updateListeners(configuration)
         } catch {
             nmea.closeAll()
             throw error
         }
-        hub.withLock { $0.reportsMotion = Self.reportsMotion(configuration) }
-    }
-
-    /// The estimator settings of `c`, without the calibration (``ServiceCalibration`` adds it).
-    static func estimatorSettings(_ c: ServiceConfiguration) -> HeadingEstimator.Settings {
-        var s = HeadingEstimator.Settings(forwardAxis: c.forwardAxis, fusion: c.fusion)
-        if !c.smoothing { s.smoothing = nil }
-        return s
-    }
-
-    static func tracker(_ c: ServiceConfiguration) -> TrueNorthTracker {
-        TrueNorthTracker(configuration: c.position, maxFixAge: c.maxFixAge, model: c.model.model,
-                         allowExtrapolation: c.allowExtrapolation, fixedDate: c.modelDate)
-    }
-
-    static func reportsMotion(_ c: ServiceConfiguration) -> Bool {
-        if case .gpsd = c.position { return true }
-        return false
     }
 
     // MARK: Listeners
@@ -116,10 +97,10 @@ public final class HeadingService {
         do {
             for key in wanted where !listeners.contains(where: { $0.key == key }) {
                 if key.hasPrefix("unix:") {
-                    opened.append((try Sockets.listenUnix(path: String(key.dropFirst(5)), mode: c.socketMode), key))
+                    opened.append((try Sockets.listeningUnix(path: String(key.dropFirst(5)), mode: c.socketMode), key))
                 } else if let e = c.tcpListeners.first(where: { "tcp:\($0)" == key }) {
                     if !e.isLoopback { log.warning("the client protocol listens on \(e), which is not loopback: anyone who can reach it gets headings") }
-                    opened += try Sockets.listenTCP(e).map { ($0, key) }
+                    opened += try Sockets.listeningTCP(e).map { ($0, key) }
                 }
             }
         } catch {
@@ -157,10 +138,10 @@ public final class HeadingService {
         while true {
             let now = Clock.monotonic()
             if now >= nextTick { tick(now: now) }
-            gpsd?.tick(now: now) // reconnect attempts follow their own back-off, not the 1 s tick
+            position(gpsd?.tick(now: now)) // reconnect attempts follow their own back-off, not the 1 s tick
             var deadline = nextTick
-            if nmea.hasConsumers { deadline = min(deadline, nmea.tick(now: now) { hub.withLock { $0.latestHeading(now: now, maximumAge: 1) } }) }
-            if let poll = hub.withLock({ $0.earliestPollDeadline }) {
+            if nmea.hasConsumers { deadline = min(deadline, nmea.tick(now: now) { hub.withLock { $0.processing.latestHeading(now: now, maximumAge: 1) } }) }
+            if let poll = hub.withLock({ $0.clients.earliestPollDeadline }) {
                 if poll <= now { hub.withLock { $0.expirePolls(now: now) } } else { deadline = min(deadline, poll) }
             }
             if let t = gpsd?.nextAttempt { deadline = min(deadline, max(t, now)) }
@@ -183,13 +164,13 @@ public final class HeadingService {
                     if p.revents & Int16(POLLOUT) != 0 { nmea.writable(fd) }
                     if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { nmea.readable(fd) }
                 case .gpsd:
-                    gpsd?.handle(events: p.revents, now: Clock.monotonic()) { gpsdReport($0) }
+                    position(gpsd?.handle(events: p.revents, now: Clock.monotonic()))
                 case .client(let fd):
                     serve(fd: fd, events: p.revents)
                 }
             }
             closeFailedClients()
-            let (fatal, ended) = hub.withLock { ($0.fatalError, $0.sourceEnded) }
+            let (fatal, ended) = hub.withLock { ($0.status.fatalError, $0.status.sourceEnded) }
             if let fatal { return shutdown(.failed(fatal)) }
             if ended { return shutdown(.sourceEnded) }
             updateDemand()
@@ -214,15 +195,16 @@ public final class HeadingService {
         for fd in nmea.listeners { add(fd, POLLIN, .nmeaListener(fd)) }
         for c in nmea.consumers { add(c.fd, (c.isSerial ? 0 : POLLIN) | (c.outbox.isEmpty ? 0 : POLLOUT), .nmeaConsumer(c.fd)) }
         if let g = gpsd, let fd = g.fd { add(fd, g.wantsWritable ? POLLOUT : POLLIN, .gpsd) }
-        let clients = hub.withLock { s in s.clients.map { ($0.fd, !$0.outbox.isEmpty) } }
+        let clients = hub.withLock { s in s.clients.clients.map { ($0.fd, !$0.outbox.isEmpty) } }
         for (fd, pending) in clients { add(fd, POLLIN | (pending ? POLLOUT : 0), .client(fd)) }
     }
 
-    /// Once a second (and at start): position and declination, gpsd connection, watchdog.
+    /// Once a second (and at start): gpsd connection, fix ages and declination, watchdog.
     private func tick(now: Double) {
         nextTick = now + 1
-        gpsd?.tick(now: now)
-        updateTrueNorth(now: now)
+        position(gpsd?.tick(now: now))
+        let events = hub.withLock { $0.refreshTrueNorth(wall: Clock.wall()) }
+        logTrueNorth(events)
         if let interval = notifier.watchdogInterval, now >= nextWatchdog {
             notifier.notify("WATCHDOG=1")
             nextWatchdog = now + interval
@@ -230,25 +212,25 @@ public final class HeadingService {
         }
     }
 
-    private func updateTrueNorth(now: Double) {
-        if let g = gpsd { trueNorth.gpsdLinkChanged(problem: g.problem) }
-        let wall = Clock.wall()
-        let events = trueNorth.update(now: now, unixTime: wall)
-        let (declination, position, status, field) = (trueNorth.declination, trueNorth.position, trueNorth.status, trueNorth.expectedField)
-        hub.withLock { s in
-            s.setDeclination(declination)
-            s.position = position
-            s.trueNorthStatus = status
-            s.setExpectedField(field)
-            for e in events { s.broadcast(e, wall: wall) }
+    /// Hands gpsd's updates to the session (under the lock) and logs what people should know.
+    private func position(_ updates: [PositionUpdate]?) {
+        guard let updates, !updates.isEmpty, let endpoint = gpsd?.endpoint else { return }
+        for u in updates {
+            switch u {
+            case .link(let problem?): log.warning("gpsd at \(endpoint): \(problem); retrying (back-off up to 30 s)")
+            case .link(nil): log.info("connected to gpsd at \(endpoint)")
+            case .message(let text): log.warning(text)
+            case .fix, .fixLost: break
+            }
         }
-        for e in events { log.info("\(e.name): \(e.detail)") }
+        let events = hub.withLock { s -> [HeadingEvent] in
+            updates.flatMap { s.positionUpdated($0, wall: Clock.wall()) }
+        }
+        logTrueNorth(events)
     }
 
-    private func gpsdReport(_ report: GPSDReport) {
-        guard case .fix(let fix) = report else { return }
-        trueNorth.fixReceived(fix, at: Clock.monotonic())
-        updateTrueNorth(now: Clock.monotonic())
+    private func logTrueNorth(_ events: [HeadingEvent]) {
+        for e in events { log.info("\(e.name.rawValue): \(e.detail)") }
     }
 
     private func updateDemand() {
@@ -264,7 +246,7 @@ public final class HeadingService {
     }
 
     private func describeSource() -> String {
-        switch configuration.source {
+        switch configuration.heading.source {
         case .iio(let s): return "IIO sensors on \(s.uri) at \(s.rate) Hz"
         case .replay(let r): return "replaying \(r.path)" + (r.loop ? " in a loop" : "") + (r.speed.map { " at \($0)× speed" } ?? " as fast as possible")
         case .simulated(let s): return "a SIMULATED board (demo motion) at \(s.rate) Hz"
@@ -295,8 +277,8 @@ public final class HeadingService {
     private func serve(fd: Int32, events: Int16) {
         if events & Int16(POLLOUT) != 0 {
             let ok = hub.withLock { s -> Bool in
-                guard let c = s.client(fd: fd) else { return true }
-                return s.flush(c, wall: Clock.wall())
+                guard let c = s.clients.client(fd: fd) else { return true }
+                return s.clients.flush(c, wall: Clock.wall())
             }
             if !ok { return }
         }
@@ -310,7 +292,7 @@ public final class HeadingService {
                 readBuffer.withUnsafeBytes { raw in
                     let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
                     hub.withLock { s in
-                        if let c = s.client(fd: fd) { s.received(bytes, from: c, wall: wall, now: now) }
+                        if let c = s.clients.client(fd: fd) { s.received(bytes, from: c, wall: wall, now: now) }
                     }
                 }
                 if n < readBuffer.count { return }
@@ -318,15 +300,15 @@ public final class HeadingService {
             }
             if n < 0, errno == EINTR { continue }
             if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
-            hub.withLock { s in s.client(fd: fd)?.closing = true }
+            hub.withLock { s in s.clients.client(fd: fd)?.closing = true }
             return
         }
     }
 
     private func closeFailedClients() {
         let gone = hub.withLock { s -> [(Int32, String, Int)] in
-            let failed = s.clients.filter(\.closing)
-            for c in failed { s.remove(c) }
+            let failed = s.clients.clients.filter(\.closing)
+            for c in failed { s.clients.remove(c) }
             return failed.map { ($0.fd, $0.name, $0.outbox.totalDroppedLines) }
         }
         for (fd, name, dropped) in gone {
@@ -345,17 +327,15 @@ public final class HeadingService {
     /// (atomically, and only over the profile they started from) and tells
     /// every watcher, on this thread: a slow disk never holds up the samples.
     private func saveCalibrationUpdates() {
-        let pending = hub.withLock { $0.takeCalibrationUpdates() }
+        let pending = hub.withLock { $0.processing.session.takeCalibrationUpdates() }
         for p in pending {
-            let result = p.save()
-            let detail = p.adoption.update.detail + "; " + result.sentence
-            if result.isSaved || p.path == nil {
-                log.notice("calibration updated by hard-iron tracking: \(detail)")
+            let (event, fine) = p.save()
+            if fine {
+                log.notice("calibration updated by hard-iron tracking: \(event.detail)")
             } else {
-                log.warning("calibration updated by hard-iron tracking: \(detail)")
+                log.warning("calibration updated by hard-iron tracking: \(event.detail)")
             }
-            let event = ServiceEvent("calibrationUpdated", reason: "hardIronTracking", detail)
-            hub.withLock { $0.broadcast(event, wall: Clock.wall()) }
+            hub.withLock { $0.clients.broadcast(ServiceEvent(event), wall: Clock.wall()) }
         }
     }
 
@@ -368,14 +348,18 @@ public final class HeadingService {
         saveCalibrationUpdates()
         let old = configuration
         let new: ServiceConfiguration
-        var calibration: ServiceCalibration?
+        var calibration: SessionCalibration?
+        let sourceChanged: Bool
         do {
             new = try reloadConfiguration?() ?? old
             try new.validate()
+            sourceChanged = new.heading.source != old.heading.source
+                || new.heading.session.estimator.fusion != old.heading.session.estimator.fusion
             // A new source gets its profiles when the sample thread opens it; the same
             // source's are read again now, so that a bad one refuses the whole reload.
-            if new.source == old.source && new.fusion == old.fusion {
-                calibration = try ServiceCalibration.load(new.calibration, for: hub.withLock { $0.calibrationDevices })
+            if !sourceChanged {
+                let devices = hub.withLock { $0.status.calibrationDevices }
+                calibration = try SessionCalibration.load(new.heading.session.calibration, for: devices)
             }
             try nmea.update(new.nmea)
             try updateListeners(new)
@@ -383,40 +367,24 @@ public final class HeadingService {
             log.error("SIGHUP: the configuration was not reloaded, the running one stays: \(error)")
             return
         }
-        let settings = Self.estimatorSettings(new)
         configuration = new
-        if new.position != old.position || new.maxFixAge != old.maxFixAge || new.model != old.model
-            || new.modelDate != old.modelDate || new.allowExtrapolation != old.allowExtrapolation {
-            trueNorth = Self.tracker(new)
-            if case .gpsd(let e) = new.position {
-                if gpsd?.endpoint != e {
-                    gpsd?.close()
-                    gpsd = GPSDClient(endpoint: e, log: log)
-                }
-            } else {
-                gpsd?.close()
-                gpsd = nil
-            }
+        if new.heading.position != old.heading.position {
+            gpsd?.close()
+            gpsd = nil
+            if case .gpsd(let e) = new.heading.position { gpsd = GPSDClient(endpoint: e) }
         }
-        let sourceChanged = new.source != old.source || new.fusion != old.fusion
-        let motion = Self.reportsMotion(new)
-        hub.withLock { s in
-            s.setSettings(settings)
-            s.autoCalibrate = new.autoCalibrate
-            if let calibration { s.setCalibration(calibration) }
-            s.calibrationChoice = new.calibration
-            s.defaultHeadingFilter = new.headingFilter
-            s.limits = new.limits
-            s.reportsMotion = motion
-            if sourceChanged {
-                s.sourceConfiguration = new.source
-                s.sourceGeneration += 1
-            }
+        let notes = hub.withLock { s -> [String] in
+            if let calibration { s.processing.session.reconfigure(settings: new.heading.session, calibration: calibration) }
+            s.processing.reportsMotion = new.heading.position.isLive
+            s.clients.defaultHeadingFilter = new.heading.session.headingFilter
+            s.clients.limits = new.limits
+            s.status.configuration = new.heading
+            if sourceChanged { s.status.sourceGeneration += 1 }
+            return calibration == nil ? [] : s.processing.session.notes
         }
         if sourceChanged { runner.wake.signal() }
-        for note in calibration?.notes ?? [] { log.info(note) }
-        if let calibration, new.autoCalibrate { log.info(calibration.autoCalibration.startNote) }
-        updateTrueNorth(now: Clock.monotonic())
+        for note in notes { log.info(note) }
+        logTrueNorth(hub.withLock { $0.refreshTrueNorth(wall: Clock.wall()) })
         log.notice("SIGHUP: configuration and calibration reloaded" + (sourceChanged ? "; the source is reopened" : ""))
     }
 
@@ -444,25 +412,25 @@ public final class HeadingService {
         gpsd?.close()
         let wall = Clock.wall()
         hub.withLock { s in
-            s.stopping = true
-            s.broadcast(reason, wall: wall)
+            s.status.stopping = true
+            s.clients.broadcast(reason, wall: wall)
         }
         runner.wake.signal()
         // Finish what is queued for each client, at most 2 s.
         let deadline = Clock.monotonic() + 2
         while Clock.monotonic() < deadline {
-            let pending = hub.withLock { s in s.clients.filter { !$0.closing && !$0.outbox.isEmpty }.map(\.fd) }
+            let pending = hub.withLock { s in s.clients.clients.filter { !$0.closing && !$0.outbox.isEmpty }.map(\.fd) }
             if pending.isEmpty { break }
             var fds = pending.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 100)
             for p in fds where p.revents != 0 {
                 hub.withLock { s in
-                    if let c = s.client(fd: p.fd) { _ = s.flush(c, wall: wall) }
+                    if let c = s.clients.client(fd: p.fd) { _ = s.clients.flush(c, wall: wall) }
                 }
             }
         }
         let all = hub.withLock { s -> [(Int32, String, Int)] in
-            let list = s.clients.map { ($0.fd, $0.name, $0.outbox.totalDroppedLines) }
+            let list = s.clients.clients.map { ($0.fd, $0.name, $0.outbox.totalDroppedLines) }
             s.clients.removeAll()
             return list
         }
@@ -473,7 +441,7 @@ public final class HeadingService {
         }
         // Let the sample thread release the sensors (disables IIO buffers), at most 3 s.
         let stopBy = Clock.monotonic() + 3
-        while !hub.withLock({ $0.runnerFinished }), Clock.monotonic() < stopBy {
+        while !hub.withLock({ $0.status.runnerFinished }), Clock.monotonic() < stopBy {
             loopWake.wait(timeout: 0.1)
         }
         return outcome

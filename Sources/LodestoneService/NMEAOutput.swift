@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import LodestoneCore
+import LodestoneNetwork
 
 /// NMEA 0183 heading sentences for chart plotters and gateways: a TCP server
 /// (OpenCPN, Signal K and gpsd connect to it; 10110 is the usual port) and
@@ -37,7 +38,7 @@ final class NMEAOutput {
         self.log = log
         buffer.reserveCapacity(256)
         if let e = settings.listen {
-            listeners = try Sockets.listenTCP(e)
+            listeners = try Sockets.listeningTCP(e)
             log.info("NMEA 0183 heading sentences on tcp \(e) at \(settings.rate) Hz")
         }
         if settings.serial != nil { openSerial(now: 0) }
@@ -55,7 +56,7 @@ final class NMEAOutput {
     /// Applies a reloaded configuration (rate, talker; listener and serial port if changed).
     func update(_ new: ServiceConfiguration.NMEA) throws(ServiceError) {
         if new.listen != settings.listen {
-            let fresh = try new.listen.map { e throws(ServiceError) in try Sockets.listenTCP(e) } ?? []
+            let fresh = try new.listen.map { e throws(ServiceError) in try Sockets.listeningTCP(e) } ?? []
             for fd in listeners { close(fd) }
             listeners = fresh
         }

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneLogs
+import LodestoneSession
 
 /// The objects the server sends, one JSON line each, in gpsd's style: every
 /// object has a `class`. See `PROTOCOL.md` for the fields.
@@ -30,7 +31,7 @@ public enum ProtocolMessages {
         j.number("magneticHeading", h.magneticHeading, decimals: 3)
         j.number("trueHeading", h.trueHeading, decimals: 3)
         j.number("headingAccuracy", h.headingAccuracy, decimals: 2)
-        j.number("declination", h.declination?.isReliable == true ? h.declination?.degrees : nil, decimals: 3)
+        j.number("declination", h.reportedDeclination, decimals: 3)
         j.number("x", h.x, decimals: 3)
         j.number("y", h.y, decimals: 3)
         j.number("z", h.z, decimals: 3)
@@ -49,6 +50,11 @@ public enum ProtocolMessages {
         if let state = e.state { j.string("state", state) }
         j.string("reason", e.reason)
         j.string("detail", e.detail)
+        if let flags = e.flags {
+            let list = JSONLineBuilder(capacity: 256)
+            list.append(.array(flags.map { .string($0) }))
+            j.raw("flags", list.text)
+        }
         j.endObject()
     }
 
@@ -113,27 +119,5 @@ public enum ProtocolMessages {
         }
         j.raw("devices", "[" + list + "]")
         j.endObject()
-    }
-}
-
-/// One sensor or input, as `?DEVICES;` lists it.
-public struct DeviceDescription: Hashable, Sendable {
-    /// `magnetometer`, `accelerometer`, `gyroscope`, `log` or `simulated`.
-    public var kind: String
-    /// IIO device id (`iio:device0`), log path, or `simulated`.
-    public var path: String
-    public var name: String?
-    public var driver: String?
-    /// Samples per second, when known.
-    public var rate: Double?
-    public var detail: String?
-
-    public init(kind: String, path: String, name: String? = nil, driver: String? = nil, rate: Double? = nil, detail: String? = nil) {
-        self.kind = kind
-        self.path = path
-        self.name = name
-        self.driver = driver
-        self.rate = rate
-        self.detail = detail
     }
 }

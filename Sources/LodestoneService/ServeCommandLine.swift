@@ -3,10 +3,10 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import LodestoneCalibrationStore
 import LodestoneCommandLine
 import LodestoneCore
-import LodestoneGeomagnetism
+import LodestoneNetwork
+import LodestoneSession
 
 /// The command line of `lodestone serve`, shared by the `lodestone` CLI and the lean
 /// daemon executable `lodestone-serve` it runs.
@@ -41,31 +41,7 @@ public enum ServeCommandLine {
 
     public static let options: [CommandLineOption] = [
         .value("config", "FILE", "JSON config file (flags override its values)."),
-        .value("source", "SOURCE", "iio (default), replay:FILE or simulated."),
-        .flag("loop", "Replay: start again at the end of the log."),
-        .value("speed", "X", "Replay: log seconds per second (default 1), or max."),
-        .value("uri", "URI", "IIO: libiio context: local: (default), ip:HOST[:PORT] (iiod), usb:…, serial:…"),
-        .value("magn", "DEV", "IIO: magnetometer device (id such as iio:device2, name or label)."),
-        .value("accel", "DEV", "IIO: accelerometer device (id, name or label)."),
-        .value("gyro", "DEV", "IIO: gyroscope device (id, name or label)."),
-        .value("mode", "MODE", "IIO: auto (default), buffered or polled."),
-        .value("rate", "HZ", "IIO or simulated: sample rate (default 100)."),
-        .value("board-rotation", "ROT", "IIO: device → body rotation, degrees about z (90) or a matrix 'a, b, c; d, e, f; g, h, i'."),
-        .value("calibration", "FILE[,FILE]", "Calibration profile(s): a magnetometer's and/or an accelerometer's (see calibration/README.md). Default: the profiles in calibration/ made for the devices opened; 'none' applies none. Read again on SIGHUP."),
-        .flag("auto-calibrate", "Follow a changed hard iron from the readings of normal use (off by default): use the new offset, tell watchers (EVENT calibrationUpdated) and rewrite the profile file."),
-        .value("heading-filter", "DEG", "headingFilter of watchers that give none (default 1; 0 = every sample)."),
-        .value("forward", "AXIS", "Body axis whose heading is reported: +y (default), +x, -y, -x."),
-        .flag("no-smoothing", "Report the per-sample heading without smoothing (compass mode)."),
-        .value("fusion", "MODE", "auto (default: gyro fusion when there is a gyroscope), ecompass or ahrs."),
-        .value("lat", "DEG", "Fixed position: latitude, degrees north (with --lon)."),
-        .value("lon", "DEG", "Fixed position: longitude, degrees east."),
-        .value("alt-m", "M", "Fixed position: height above the WGS 84 ellipsoid in metres (default 0)."),
-        .value("gpsd", "HOST:PORT", "Position from gpsd (e.g. localhost:2947); reconnects with back-off."),
-        .value("max-fix-age", "S", "A gpsd fix older than this turns trueHeading null (default 10)."),
-        .value("date", "YYYY-MM-DD", "Model date (default: the clock)."),
-        .value("year", "DECIMAL", "Model date as a decimal year, e.g. 2026.5."),
-        .value("model", "NAME", "Geomagnetic model: wmm (WMM2025, default) or wmmhr (WMMHR2025)."),
-        .flag("allow-extrapolation", "Accept a date or height outside the model's validity (marked degraded)."),
+    ] + HeadingFlags.sourceChoice + HeadingFlags.iio + HeadingFlags.pipeline + HeadingFlags.position + HeadingFlags.livePosition + [
         .value("socket", "PATH", "Unix socket path, or 'none' (default \(ServiceConfiguration.defaultSocketPath))."),
         .value("socket-mode", "MODE", "Octal file mode of the Unix socket (default 0660)."),
         .value("listen", "HOST:PORT", "Also serve the protocol on TCP (comma-separated list; loopback if no host)."),
@@ -97,7 +73,7 @@ public enum ServeCommandLine {
         return c
     }
 
-    static func endpoint(_ text: String, _ option: String, host: String, port: UInt16?) throws(UsageError) -> Endpoint {
+    public static func endpoint(_ text: String, _ option: String, host: String, port: UInt16?) throws(UsageError) -> Endpoint {
         switch Endpoint.parse(text, defaultHost: host, defaultPort: port) {
         case .success(let e): return e
         case .failure(let e): throw UsageError("--\(option): \(e.message)")
@@ -105,98 +81,7 @@ public enum ServeCommandLine {
     }
 
     static func applyFlags(_ a: CommandLineArguments, to c: inout ServiceConfiguration) throws(UsageError) {
-        let iioFlags = ["uri", "magn", "accel", "gyro", "mode", "board-rotation"]
-        if let text = a.string("source") {
-            if text == "iio" {
-                if case .iio = c.source {} else { c.source = .iio(.init()) }
-            } else if text == "simulated" {
-                c.source = .simulated(.init())
-            } else if text.hasPrefix("replay:"), text.count > 7 {
-                c.source = .replay(.init(path: String(text.dropFirst(7))))
-            } else {
-                throw UsageError("--source must be iio, replay:FILE or simulated, not '\(text)'")
-            }
-        }
-        switch c.source {
-        case .iio(var s):
-            if a.flag("loop") || a.string("speed") != nil { throw UsageError("--loop and --speed apply to --source replay:FILE") }
-            if let v = a.string("uri") { s.uri = v }
-            if let v = a.string("magn") { s.magnetometer = v }
-            if let v = a.string("accel") { s.accelerometer = v }
-            if let v = a.string("gyro") { s.gyroscope = v }
-            if let v = a.string("mode") { s.mode = v }
-            if let v = try a.double("rate") { s.rate = v }
-            if let v = a.string("board-rotation") { s.boardRotation = v }
-            c.source = .iio(s)
-        case .replay(var r):
-            if let f = iioFlags.first(where: { a.string($0) != nil }) ?? (a.string("rate") != nil ? "rate" : nil) {
-                throw UsageError("--\(f) does not apply to a replay (the log's timestamps set the pace; use --speed)")
-            }
-            if a.flag("loop") { r.loop = true }
-            if let v = a.string("speed") {
-                if v == "max" {
-                    r.speed = nil
-                } else {
-                    guard let x = Double(v), x.isFinite, x > 0 else { throw UsageError("--speed must be a number > 0 or max, got '\(v)'") }
-                    r.speed = x
-                }
-            }
-            c.source = .replay(r)
-        case .simulated(var s):
-            if let f = iioFlags.first(where: { a.string($0) != nil }) { throw UsageError("--\(f) applies to --source iio") }
-            if a.flag("loop") || a.string("speed") != nil { throw UsageError("--loop and --speed apply to --source replay:FILE") }
-            if let v = try a.double("rate") { s.rate = v }
-            c.source = .simulated(s)
-        }
-        if let v = a.string("calibration") {
-            do {
-                c.calibration = try CalibrationChoice(argument: v)
-            } catch {
-                throw UsageError("--calibration \(error)")
-            }
-        }
-        if a.flag("auto-calibrate") { c.autoCalibrate = true }
-        if let f = try a.double("heading-filter") {
-            guard f >= 0 else { throw UsageError("--heading-filter must be ≥ 0 degrees, got \(f)") }
-            c.headingFilter = f
-        }
-        if let text = a.string("forward") {
-            guard let axis = ForwardAxis(argument: text) else { throw UsageError("--forward must be one of +y, +x, -y, -x; got '\(text)'") }
-            c.forwardAxis = axis
-        }
-        if a.flag("no-smoothing") { c.smoothing = false }
-        if let text = a.string("fusion") {
-            guard let mode = FusionMode(rawValue: text) else { throw UsageError("--fusion must be auto, ecompass or ahrs; got '\(text)'") }
-            c.fusion = mode
-        }
-        let lat = try a.double("lat", in: -90...90), lon = try a.double("lon", in: -180...360)
-        guard (lat == nil) == (lon == nil) else { throw UsageError("--lat and --lon go together") }
-        if let lat, let lon {
-            guard a.string("gpsd") == nil else { throw UsageError("give --lat/--lon or --gpsd, not both") }
-            c.position = .fixed(latitude: lat, longitude: lon, height: try a.double("alt-m", in: -10_000...1e7) ?? 0)
-        } else if a.string("alt-m") != nil {
-            throw UsageError("--alt-m goes with --lat and --lon")
-        }
-        if let text = a.string("gpsd") { c.position = .gpsd(try endpoint(text, "gpsd", host: "localhost", port: 2947)) }
-        if let v = try a.double("max-fix-age") {
-            guard v > 0 else { throw UsageError("--max-fix-age must be > 0 seconds, got \(v)") }
-            c.maxFixAge = v
-        }
-        let date = a.string("date"), year = try a.double("year", in: 1900...2200)
-        guard date == nil || year == nil else { throw UsageError("give --date or --year, not both") }
-        if let year { c.modelDate = DecimalYear.unixTime(fromDecimalYear: year) }
-        if let date {
-            guard date.count == 10, let t = WallClockTime.parse(date) else { throw UsageError("--date must be YYYY-MM-DD, got '\(date)'") }
-            c.modelDate = t
-        }
-        if let m = a.string("model") {
-            switch m {
-            case "wmm", "wmm2025": c.model = .wmm
-            case "wmmhr", "wmmhr2025": c.model = .wmmhr
-            default: throw UsageError("--model must be wmm or wmmhr, got '\(m)'")
-            }
-        }
-        if a.flag("allow-extrapolation") { c.allowExtrapolation = true }
+        try HeadingFlags.apply(a, to: &c.heading)
         if let v = a.string("socket") { c.socketPath = v == "none" ? nil : v }
         if let v = a.string("socket-mode") {
             guard let m = UInt32(v, radix: 8), m <= 0o777 else { throw UsageError("--socket-mode must be an octal mode such as 0660, got '\(v)'") }
@@ -214,60 +99,5 @@ public enum ServeCommandLine {
         if let v = try a.integer("nmea-baud", minimum: 1) { c.nmea.baud = v }
         if let v = try a.double("nmea-rate") { c.nmea.rate = v }
         if let v = try a.integer("max-clients", minimum: 1) { c.limits.maxClients = v }
-    }
-
-    // MARK: Running
-
-    /// Runs the service with these arguments (after `serve`); returns the exit code:
-    /// 0 stopped by SIGTERM or the end of a replay, 1 bad config/profile/log, 2 bad flags,
-    /// 3 a socket/file/device that cannot be opened, 4 a sensor failure, 130 SIGINT.
-    public static func main(_ arguments: [String]) -> Int32 {
-        let log = ServiceLog(threshold: arguments.contains("-v") || arguments.contains("--verbose") ? .debug : .info)
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(helpText, terminator: "")
-            return 0
-        }
-        let parsed: CommandLineArguments
-        let configuration: ServiceConfiguration
-        do {
-            parsed = try CommandLineArguments(arguments, options: options)
-            _ = try parsed.positionals(required: 0, "")
-            configuration = try Self.configuration(parsed)
-        } catch let e as UsageError {
-            log.error("serve: \(e)\nTry 'lodestone help serve'.")
-            return 2
-        } catch {
-            log.error("\(error)")
-            return 1
-        }
-        if case .simulated = configuration.source {
-            log.notice("the source is a SIMULATED board (demo motion), not a sensor")
-        }
-        // Without a config file a reload reads the same flags again: the calibration profiles are re-read.
-        let reload: HeadingService.Reload = { try Self.configuration(parsed) }
-        let service: HeadingService
-        do {
-            service = try HeadingService(configuration: configuration, release: release, log: log, reload: reload)
-        } catch {
-            var text = error.description
-            if case .iio = configuration.source, parsed.string("source") == nil, parsed.string("config") == nil {
-                text += " (No IIO sensors here? '--source simulated' serves a simulated board for a demo.)"
-            }
-            log.error(text)
-            return exitCode(error.kind)
-        }
-        switch service.run() {
-        case .stopped(let signal): return signal == SIGINT ? 130 : 0
-        case .sourceEnded: return 0
-        case .failed(let error): return exitCode(error.kind)
-        }
-    }
-
-    static func exitCode(_ kind: ServiceError.Kind) -> Int32 {
-        switch kind {
-        case .badInput: return 1
-        case .inaccessible: return 3
-        case .failure: return 4
-        }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneNetwork
 
 /// The write end of the signal pipe, for the async-signal-safe handler.
 /// Set once before the handlers are installed, never changed after.

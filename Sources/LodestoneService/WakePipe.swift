@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneNetwork
 
 /// A pipe one thread writes a byte to so that another, blocked in `poll`, wakes.
 /// Both ends are non-blocking: a full pipe already means "wake up".
@@ -58,28 +59,5 @@ enum Clock {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-}
-
-/// A thread of its own (POSIX), for the blocking sensor reads.
-enum ServiceThread {
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    static func start(_ body: @escaping @Sendable () -> Void) throws(ServiceError) -> pthread_t {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { arg in
-            let box = Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
-        guard rc == 0 else {
-            Unmanaged<Box>.fromOpaque(box).release()
-            throw ServiceError(.failure, "cannot start a thread: \(Sockets.errorText(rc))")
-        }
-        return thread
     }
 }

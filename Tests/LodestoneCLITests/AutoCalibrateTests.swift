@@ -80,7 +80,7 @@ import Testing
         #expect(detail.contains("→") && detail.contains("fit error") && detail.contains("recent samples"))
         #expect(detail.hasSuffix("saved to \(path)"), "\(detail)")
         #expect((180...240).contains(event["timestamp"] as? Double ?? 0))
-        #expect(r.stderr.contains("--auto-calibrate: following the hard iron of \(path)"))
+        #expect(r.stderr.contains("hard-iron tracking is on: updates are written to \(path)"))
         #expect(wrong.rms > 5)
         #expect(right.rms < 1)
         #expect(right.count > 1000)
@@ -162,7 +162,7 @@ import Testing
         let event = try #require(Self.updates(r).first)
         let detail = event["detail"] as? String ?? ""
         #expect(detail.hasSuffix("kept in memory only: no calibration profile file is in use (run 'lodestone calibrate' to make one)"), "\(detail)")
-        #expect(r.stderr.contains("no calibration profile in use; hard-iron updates will be kept in memory only"))
+        #expect(r.stderr.contains("hard-iron tracking is on without a calibration profile: updates are kept in memory only"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("calibration")))
         // The offset of the raw readings, (28, -20, 41), without the soft iron: the detail names it.
         #expect(detail.contains("→ (28."), "\(detail)")

@@ -16,7 +16,8 @@ import Testing
 
     @Test func bearingAndDistanceMatchGeographicLib() throws {
         let o = try json(["--from", "52.5,13.4", "--to", "48.85,2.35"])
-        #expect(Set(o.keys) == ["bearing", "finalBearing", "distance"])
+        #expect(Set(o.keys) == ["bearing", "finalBearing", "distance", "arrived"])
+        #expect(o["arrived"] as? Bool == false)
         #expect(abs((o["bearing"] as? Double ?? .nan) - Self.referenceBearing) < 1e-6)
         #expect(abs((o["distance"] as? Double ?? .nan) - Self.referenceDistance) < 1e-3)
     }
@@ -39,6 +40,18 @@ import Testing
         #expect((o["distance"] as? Double ?? .nan) < 10)
     }
 
+    /// --arrival-radius has its effect without --heading too; --tolerance needs one.
+    @Test func arrivalWithoutAHeading() throws {
+        let far = try json(["--from", "52.5,13.4", "--to", "52.5005,13.4"])
+        #expect(far["arrived"] as? Bool == false)
+        let near = try json(["--from", "52.5,13.4", "--to", "52.5005,13.4", "--arrival-radius", "100"])
+        #expect(near["arrived"] as? Bool == true)
+        let text = try CommandRunner.run(["bearing", "--from", "52.5,13.4", "--to", "52.5005,13.4", "--arrival-radius", "100"])
+        #expect(text.stdout.hasSuffix("; arrived (within 100.0 m)\n"), "\(text.stdout)")
+        let refused = try CommandRunner.run(["bearing", "--from", "52.5,13.4", "--to", "48.85,2.35", "--tolerance", "20"])
+        #expect(refused.status == 2 && refused.stderr.contains("--tolerance shapes the turn advice, which needs --heading"))
+    }
+
     @Test func textOutput() throws {
         let r = try CommandRunner.run(["bearing", "--from", "52.5,13.4", "--to", "48.85,2.35", "--heading", "250"])
         #expect(r.status == 0)
@@ -49,7 +62,7 @@ import Testing
         for (args, message) in [(["--from", "95,0", "--to", "0,0"], "--from: latitude 95.0 is outside [-90, 90] degrees"),
                                 (["--from", "1", "--to", "0,0"], "--from needs LAT,LON in decimal degrees"),
                                 (["--from", "1,2"], "--to LAT,LON is required"),
-                                (["--from", "1,2", "--to", "3,4", "--tolerance", "90"], "--tolerance")] {
+                                (["--from", "1,2", "--to", "3,4", "--heading", "0", "--tolerance", "90"], "--tolerance")] {
             let r = try CommandRunner.run(["bearing"] + args)
             #expect(r.status == 2, "\(args)")
             #expect(r.stderr.contains(message), "\(args): \(r.stderr)")

@@ -37,26 +37,6 @@ import LodestoneSimulation
         #expect(throws: CalibrationProfileError.nonFinite(field: "quality.dip")) { try profile.validate() }
     }
 
-    @Test func calibratedSourceCorrectsOnlyTheAccelerometer() throws {
-        struct Two: SensorSource {
-            var left = 2
-            mutating func nextSample() -> SensorSample? {
-                guard left > 0 else { return nil }
-                left -= 1
-                return SensorSample(time: Double(left), acceleration: Vector3(1, 2, 11), magneticField: Vector3(5, 6, 7),
-                                    angularRate: Vector3(0.1, 0, 0))
-            }
-        }
-        let correction = AccelerometerCalibration(offset: Vector3(1, 2, 1), matrix: Matrix3(diagonal: Vector3(1, 1, 0.98)))
-        var source = CalibratedSource(Two(), accelerometer: correction)
-        let first = try #require(try source.nextSample())
-        #expect(first.acceleration == Vector3(0, 0, 9.8))
-        #expect(first.magneticField == Vector3(5, 6, 7))
-        #expect(first.angularRate == Vector3(0.1, 0, 0))
-        #expect(try source.nextSample() != nil)
-        #expect(try source.nextSample() == nil)
-    }
-
     @Test func identitiesConflictOnlyWhereBothKnowAField() {
         typealias ID = CalibrationProfile.DeviceIdentity
         let profile = ID(driver: "hmc5843", name: "hmc5883l", uri: "local:")

@@ -48,7 +48,7 @@ struct AcceptanceTests {
 
     /// Pipeline flags for record/replay, varied over the cases.
     static let flagSets: [[String]] = [["--heading-filter", "0"], [], ["--forward", "+x", "--heading-filter", "0.5"],
-                                       ["--no-smoothing", "--heading-filter", "2"], ["--lat", "52.5", "--lon", "13.4", "--heading-filter", "0"]]
+                                       ["--no-smoothing", "--fusion", "ecompass", "--heading-filter", "2"], ["--lat", "52.5", "--lon", "13.4", "--heading-filter", "0"]]
 
     func requireNamespace() throws {
         try #require(Lodestone.namespaceProblem == nil, "namespace tests cannot run: \(Lodestone.namespaceProblem ?? "")")

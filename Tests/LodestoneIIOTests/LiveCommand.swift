@@ -23,8 +23,13 @@ struct CommandOutput {
 
     /// Events other than the prompt every uncalibrated run starts with
     /// (`calibrationNeeded` / `neverCalibrated`): faults, health, disturbances.
+    /// Events other than the ones every uncalibrated run with or without a position has.
     var unexpectedEvents: [[String: Any]] {
-        events.filter { !($0["event"] as? String == "calibrationNeeded" && $0["reason"] as? String == "neverCalibrated") }
+        events.filter {
+            let (event, reason) = ($0["event"] as? String, $0["reason"] as? String)
+            return !(event == "calibrationNeeded" && reason == "neverCalibrated")
+                && !(event == "trueHeadingAvailable" && reason == "positionKnown")
+        }
     }
 
     /// The source's own events: sourceFault, sourceResumed, sensorHealth.

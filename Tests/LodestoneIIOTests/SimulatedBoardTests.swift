@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import LodestoneCore
+import LodestoneGeomagnetism
 import LodestoneIIO
 import LodestoneLogs
 import LodestoneSimulatedBoard
@@ -103,7 +104,7 @@ struct SimulatedBoardTests {
         board.start()
         let out = try await Lodestone.run(on: board, ["watch", "--calibration", "none", "--auto-calibrate", "--heading-filter", "0", "--count", "100"])
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(out.stderr.contains("--auto-calibrate: no calibration profile in use; hard-iron updates will be kept in memory only"), "\(out.stderr)")
+        #expect(out.stderr.contains("hard-iron tracking is on without a calibration profile: updates are kept in memory only"), "\(out.stderr)")
         #expect(out.headings.count == 100)
         #expect(!out.events.contains { $0["event"] as? String == "calibrationUpdated" })
     }
@@ -142,6 +143,29 @@ struct SimulatedBoardTests {
         #expect(bad.stderr.contains("--accel lis3mdl") && bad.stderr.contains("in_accel_x_raw") && bad.stderr.contains("lis3dh"), "\(bad.stderr)")
         let usage = try await Lodestone.run(on: board, ["watch", "--mode", "fast"])
         #expect(usage.status == 2 && usage.stderr.contains("--mode must be auto, buffered or polled"))
+    }
+
+    /// The Swift API on the board's IIO sensors: `Examples/TrueHeading iio` (HeadingManager from
+    /// an IIO source) prints the board's true heading: its magnetic heading plus the model's declination.
+    @Test func theSwiftAPIReadsTheBoardsIIOSensors() async throws {
+        try requireNamespace()
+        let example = try ExamplePackage.executable(package: "TrueHeading", product: "TrueHeading")
+        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
+        defer { board.remove() }
+        board.start()
+        let out = try await Lodestone.run(on: board, program: [example.path, "iio", "--count", "40", "--filter", "0"])
+        #expect(out.status == 0, "\(out.stderr.suffix(400))")
+        let year = DecimalYear.from(unixTime: Date().timeIntervalSince1970)
+        let declination = try GeomagneticModel.wmm2025.elements(latitude: 52.5163, longitude: 13.3777, height: 0.074, decimalYear: year).declination
+        let expected = Angle.normalized360(truthHeading(Self.attitude) + declination)
+        let headings = out.lines.compactMap { line -> (Double, Double)? in
+            guard let m = try? /true heading ([0-9.]+)° ±([0-9.]+)°.*/.wholeMatch(in: String(line)) else { return nil }
+            return (Double(m.1)!, Double(m.2)!)
+        }
+        #expect(headings.count == 40, "\(out.lines)")
+        let (last, accuracy) = try #require(headings.last)
+        print("measured Swift API on a simulated IIO board: true heading \(last)° ±\(accuracy)°, expected \(expected)°")
+        #expect(abs(Angle.difference(from: expected, to: last)) <= max(1, accuracy), "\(last)° vs \(expected)°")
     }
 
     @Test(arguments: [IIOCaptureMode.polled, .buffered])

@@ -1,7 +1,10 @@
 import Foundation
 import LodestoneCalibrationStore
 import LodestoneCore
+import LodestoneIIO
 import LodestoneJSON
+import LodestoneNetwork
+import LodestoneSession
 import LodestoneTestSupport
 import Testing
 @testable import LodestoneService
@@ -23,19 +26,19 @@ import Testing
     @Test func theExampleFileInToolsIsValid() throws {
         let path = SharedData.packageRoot.appendingPathComponent("tools/lodestone.example.json").path
         let c = try ServiceConfiguration().applying(file: path)
-        guard case .iio(let iio) = c.source else { Issue.record("not iio: \(c.source)"); return }
-        #expect(iio.rate == 100 && iio.mode == "auto" && iio.boardRotation == "0")
-        #expect(c.position == .gpsd(Endpoint(host: "localhost", port: 2947)))
+        guard case .iio(let iio) = c.heading.source else { Issue.record("not iio: \(c.heading.source)"); return }
+        #expect(iio.rate == 100 && iio.mode == .auto && iio.boardRotation == .identity)
+        #expect(c.heading.position == .gpsd(Endpoint(host: "localhost", port: 2947)))
         #expect(c.nmea.listen == Endpoint(host: "127.0.0.1", port: 10110))
         #expect(c.nmea.rate == 2)
         #expect(c.socketPath == "/run/lodestone/lodestone.sock" && c.socketMode == 0o660)
         // No "calibration" key: the profiles made for the devices opened, as the CLI finds them.
-        #expect(c.calibration == .automatic)
+        #expect(c.heading.session.calibration == .automatic)
     }
 
     @Test func calibrationTakesOneOrTwoProfilesOrNull() throws {
-        #expect(try apply(#"{"calibration":null}"#).calibration == CalibrationChoice.none)
-        #expect(try apply(#"{"calibration":["mag.json","/var/lib/lodestone/accel.json"]}"#).calibration
+        #expect(try apply(#"{"calibration":null}"#).heading.session.calibration == CalibrationChoice.none)
+        #expect(try apply(#"{"calibration":["mag.json","/var/lib/lodestone/accel.json"]}"#).heading.session.calibration
                 == .files(["/etc/lodestone/mag.json", "/var/lib/lodestone/accel.json"]))
         for bad in [#"{"calibration":[]}"#, #"{"calibration":["a","b","c"]}"#, #"{"calibration":[1]}"#, #"{"calibration":true}"#] {
             #expect(throws: ConfigurationError.self) { try apply(bad) }
@@ -46,23 +49,22 @@ import Testing
         let c = try apply("""
             {"source":{"type":"replay","path":"logs/walk.lslog","loop":true,"speed":"max"},
              "forward":"-x","smoothing":false,"fusion":"ecompass","calibration":"mag.json","autoCalibrate":true,"headingFilter":2.5,
-             "position":{"lat":-33.86,"lon":151.21,"altM":40,"maxFixAge":3},"model":"wmmhr","allowExtrapolation":true,
+             "position":{"lat":-33.86,"lon":151.21,"altM":40,"maxFixAge":3},"model":"wmmhr","allowExtrapolation":true,"date":"2027-06-01",
              "socket":"/tmp/l.sock","socketMode":"0600","listen":["127.0.0.1:2948","[::1]:2949"],
              "nmea":{"listen":":10111","serial":"/dev/ttyUSB0","baud":38400,"rate":5,"talker":"II"},
              "limits":{"maxClients":4,"maxLineLength":256,"clientQueueBytes":8192}}
             """)
-        var replay = ServiceConfiguration.Replay(path: "/etc/lodestone/logs/walk.lslog")
-        replay.loop = true
-        replay.speed = nil
-        #expect(c.source == .replay(replay))
-        #expect(c.forwardAxis == .minusX && !c.smoothing && c.fusion == .ecompass)
-        #expect(c.calibration == .files(["/etc/lodestone/mag.json"]))
-        #expect(c.autoCalibrate)
-        #expect(!ServiceConfiguration().autoCalibrate, "hard-iron tracking must be off by default")
+        #expect(c.heading.source == .replay(ReplaySettings(path: "/etc/lodestone/logs/walk.lslog", loop: true, speed: nil)))
+        let s = c.heading.session
+        #expect(s.estimator.forwardAxis == .minusX && s.estimator.smoothing == nil && s.estimator.fusion == .ecompass)
+        #expect(s.calibration == .files(["/etc/lodestone/mag.json"]))
+        #expect(s.hardIronTracking)
+        #expect(!ServiceConfiguration().heading.session.hardIronTracking, "hard-iron tracking must be off by default")
         #expect(failure(#"{"autoCalibrate":"yes"}"#)?.description.contains("autoCalibrate") == true)
-        #expect(c.headingFilter == 2.5)
-        #expect(c.position == .fixed(latitude: -33.86, longitude: 151.21, height: 40))
-        #expect(c.maxFixAge == 3 && c.model == .wmmhr && c.allowExtrapolation)
+        #expect(s.headingFilter == 2.5)
+        #expect(c.heading.position == .fixed(latitude: -33.86, longitude: 151.21, height: 40))
+        #expect(s.trueNorth.maxFixAge == 3 && s.trueNorth.model == .wmmhr && s.trueNorth.allowExtrapolation)
+        #expect(s.trueNorth.modelDate == WallClockTime.parse("2027-06-01"))
         #expect(c.socketPath == "/tmp/l.sock" && c.socketMode == 0o600)
         #expect(c.tcpListeners == [Endpoint(host: "127.0.0.1", port: 2948), Endpoint(host: "::1", port: 2949)])
         #expect(c.nmea.listen == Endpoint(host: "127.0.0.1", port: 10111))
@@ -72,18 +74,21 @@ import Testing
 
     @Test func absentKeysKeepTheBase() throws {
         var base = ServiceConfiguration()
-        base.headingFilter = 7
+        base.heading.session.headingFilter = 7
         let c = try apply(#"{"forward":"+x"}"#, base: base)
-        #expect(c.headingFilter == 7 && c.forwardAxis == .plusX)
+        #expect(c.heading.session.headingFilter == 7 && c.heading.session.estimator.forwardAxis == .plusX)
         #expect(try apply("{}") == ServiceConfiguration())
         #expect(try apply(#"{"socket":null,"listen":["2948"]}"#).socketPath == nil)
-        #expect(try apply(#"{"position":{"gpsd":true}}"#).position == .gpsd(ServiceConfiguration.defaultGPSD))
+        #expect(try apply(#"{"position":{"gpsd":true}}"#).heading.position == .gpsd(PositionSetting.defaultGPSD))
     }
 
     @Test(arguments: [
         (#"{"sourse":{}}"#, "sourse", "unknown key; did you mean source?"),
         (#"{"source":{"type":"iio","rate":"fast"}}"#, "source.rate", "must be a number, not a string"),
-        (#"{"source":{"type":"iio","rate":0}}"#, "source.rate", "must be between 0 and 10000 Hz, not 0.0"),
+        (#"{"source":{"type":"iio","rate":0}}"#, "source.rate", "must be between 0.1 and 10000 Hz, not 0.0"),
+        (#"{"source":{"type":"iio","rate":20000}}"#, "source.rate", "must be between 0.1 and 10000 Hz, not 20000.0"),
+        (#"{"source":{"type":"iio","boardRotation":"sideways"}}"#, "source.boardRotation", "'sideways' is not degrees about z nor a rotation matrix"),
+        (#"{"date":"June"}"#, "date", "must be \"YYYY-MM-DD\", not 'June'"),
         (#"{"source":{"type":"iio","mode":"dma"}}"#, "source.mode", "must be auto, buffered or polled, not 'dma'"),
         (#"{"source":{"type":"replay"}}"#, "source.path", "is required for a replay source: the log to replay"),
         (#"{"source":{"type":"replay","path":"a","uri":"local:"}}"#, "source.uri", "does not apply here: they belong to an iio source"),
@@ -134,17 +139,5 @@ import Testing
         } catch {
             #expect(error.description == "\(typo): nmea.rte: unknown key; did you mean rate? (known: listen, serial, baud, rate, talker)")
         }
-    }
-
-    @Test func endpoints() {
-        func p(_ t: String) -> Endpoint? { try? Endpoint.parse(t, defaultHost: "127.0.0.1", defaultPort: 10110).get() }
-        #expect(p("localhost:2947") == Endpoint(host: "localhost", port: 2947))
-        #expect(p("10111") == Endpoint(host: "127.0.0.1", port: 10111))
-        #expect(p(":10111") == Endpoint(host: "127.0.0.1", port: 10111))
-        #expect(p("0.0.0.0") == Endpoint(host: "0.0.0.0", port: 10110))
-        #expect(p("[::1]:5") == Endpoint(host: "::1", port: 5))
-        #expect(p("[::1]")?.description == "[::1]:10110")
-        #expect(p("h:0") == nil && p("h:70000") == nil && p("a b:1") == nil && p("[::1") == nil)
-        #expect(Endpoint(host: "127.0.0.5", port: 1).isLoopback && !Endpoint(host: "0.0.0.0", port: 1).isLoopback)
     }
 }

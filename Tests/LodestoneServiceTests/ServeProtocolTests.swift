@@ -306,6 +306,23 @@ import Testing
         #expect(service.waitExit() == 0)
     }
 
+    /// Near the magnetic pole HEADING has trueHeading and declination null, as replay's NDJSON has them
+    /// (FieldCommandTests), and the watcher is told why.
+    @Test func theBlackoutZoneNullsDeclinationAsEverywhere() throws {
+        let log = scratch.file("pole.csv")
+        TestLogs.spin(log, start: 80, rate: 0, seconds: 600)
+        let (service, socket) = try start(["--source", "replay:\(log)", "--lat", "86.5", "--lon", "-160", "--year", "2026.5"])
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true,"headingFilter":0};"# + "\n")
+        let event = try #require(c.read(until: { $0.string("event") == "trueHeadingUnavailable" }))
+        #expect(event.string("reason") == "blackoutZone", "\(event)")
+        let heading = try #require(c.read(class: "HEADING"))
+        #expect(heading["trueHeading"] is NSNull && heading["declination"] is NSNull, "\(heading)")
+        #expect(heading.double("magneticHeading") != nil)
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+    }
+
     @Test func nmeaToASerialDevice() throws {
         // A pseudo-terminal stands in for the serial port (/dev/ptmx: unlock, then its number names the slave).
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -358,6 +375,11 @@ import Testing
         #expect(code == 2 && err.contains("--source must be iio, replay:FILE or simulated"), "\(err)")
         (code, err) = try run(["--source", "replay:\(scratch.file("missing.csv"))", "--socket", scratch.file("x.sock")])
         #expect(code == 3 && err.contains("missing.csv"), "\(err)")
+        // Sensors that cannot be reached: 3, as for watch (the same table for every command).
+        (code, err) = try run(["--uri", "ip:127.0.0.1:1", "--socket", scratch.file("x.sock")])
+        #expect(code == 3 && err.contains("cannot open IIO context ip:127.0.0.1:1"), "\(err)")
+        (code, err) = try run(["--source", "simulated", "--no-smoothing", "--socket", scratch.file("x.sock")])
+        #expect(code == 2 && err.contains("--no-smoothing (smoothing: false) changes only the compass mode"), "\(err)")
         let notASocket = scratch.write("plain", "x")
         (code, err) = try run(["--source", "simulated", "--socket", notASocket])
         #expect(code == 3 && err.contains("exists and is not a socket"), "\(err)")
@@ -513,7 +535,7 @@ func nmeaChecksumOK(_ sentence: String) -> Bool {
         let accel = scratch.write("accel.json", Self.accelerometerProfile(bias: (0, 0, 0)))
         let q = try ServiceProcess(["--source", "simulated", "--calibration", "\(accel),\(accel)", "--socket", scratch.file("y.sock")],
                                    scratch: scratch, name: "accel")
-        #expect(q.waitExit() == 1)
+        #expect(q.waitExit() == 2, "two profiles of one sensor are a usage error, as in the CLI")
         #expect(q.stderr.contains("calibration: \(accel) and \(accel) are both accelerometer profiles; give one per sensor"), "\(q.stderr)")
         let missing = try ServiceProcess(["--source", "simulated", "--calibration", scratch.file("none.json"), "--socket", scratch.file("z.sock")],
                                          scratch: scratch, name: "missing")

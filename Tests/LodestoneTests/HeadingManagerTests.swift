@@ -5,6 +5,7 @@ import Testing
 import Synchronization
 import Lodestone
 import LodestoneLogs
+import LodestoneGeomagnetism
 import LodestoneSimulation
 
 /// A source that fails transiently a few times, then works.
@@ -25,12 +26,6 @@ struct FlakySource: SensorSource {
     }
 }
 
-/// Collects handler calls from the manager's thread.
-final class Prompts: Sendable {
-    private let reasons = Mutex<[String]>([])
-    func add(_ r: String) { reasons.withLock { $0.append(r) } }
-    var all: [String] { reasons.withLock { $0 } }
-}
 
 @Suite struct HeadingManagerTests {
     @Test func streamsFilteredHeadingsFromAReplay() async {
@@ -47,18 +42,20 @@ final class Prompts: Sendable {
         #expect(manager.heading == headings.last)
     }
 
-    @Test func declinationFillsTrueHeading() async {
+    @Test func aFixedPositionFillsTrueHeadingFromTheModel() async throws {
         let recording = SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 350), duration: 1)]))
         let manager = HeadingManager(source: recording)
-        manager.declination = Declination(degrees: 20)
+        manager.position = .fixed(latitude: 52.5, longitude: 13.4, height: 0)
+        manager.settings.trueNorth.modelDate = DecimalYear.unixTime(fromDecimalYear: 2026.5)
         var first: Heading?
-        for await h in manager.headings() {
-            if first == nil { first = h }
-        }
-        #expect(first?.trueHeading.map { abs($0 - 10) < 0.01 } == true)
+        for await h in manager.headings() where first == nil { first = h }
+        let declination = try GeomagneticModel.wmm2025.elements(latitude: 52.5, longitude: 13.4, height: 0, decimalYear: 2026.5).declination
+        let h = try #require(first)
+        #expect(abs(Angle.difference(from: h.magneticHeading + declination, to: h.trueHeading ?? .nan)) < 1e-9)
+        #expect(h.reportedDeclination.map { abs($0 - declination) < 1e-9 } == true)
     }
 
-    @Test func transientFaultsAreReportedAndResumed() async {
+    @Test func transientFaultsAreReportedOnceAndResumed() async {
         let source = FlakySource(inner: SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 5), duration: 1)])),
                                  failuresLeft: 2)
         let manager = HeadingManager(source: source)
@@ -66,22 +63,22 @@ final class Prompts: Sendable {
         var count = 0
         for await _ in manager.headings() { count += 1 }
         #expect(count >= 1)
-        var seen: [HeadingEvent] = []
-        for await e in events { seen.append(e) }
-        #expect(seen == [.sourceFault(message: "simulated EIO"), .sourceFault(message: "simulated EIO"),
-                         .sourceResumed, .calibrationNeeded(reason: "neverCalibrated"), .sourceEnded(error: nil)])
+        var seen: [String] = []
+        for await e in events { seen.append("\(e.name.rawValue) \(e.reason.rawValue)") }
+        #expect(seen == ["sourceFault ioError", "sourceResumed recovered", "calibrationNeeded neverCalibrated", "sourceEnded endOfLog"])
     }
 
-    @Test func calibrationPromptReachesTheHandlerAndTheStream() async {
+    @Test func theDelegateGetsHeadingsAndEvents() async {
         let manager = HeadingManager(source: SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 5), duration: 1)])))
-        let prompts = Prompts()
-        manager.onCalibrationNeeded = { prompts.add($0) }
+        let delegate = Recorder()
+        manager.delegate = delegate
         let events = manager.events()
-        for await _ in manager.headings() {}
-        var seen: [HeadingEvent] = []
-        for await e in events { seen.append(e) }
-        #expect(seen.contains(.calibrationNeeded(reason: "neverCalibrated")))
-        #expect(prompts.all == ["neverCalibrated"])
+        var streamed = 0
+        for await _ in manager.headings() { streamed += 1 }
+        for await _ in events {}
+        #expect(delegate.headings == streamed && streamed > 0)
+        #expect(delegate.events.contains("calibrationNeeded neverCalibrated"))
+        #expect(delegate.events.last == "sourceEnded endOfLog")
     }
 
     @Test func badLogEndsWithTheError() async throws {
@@ -94,11 +91,84 @@ final class Prompts: Sendable {
             return true
         })
         defer { unlink(path) }
-        let manager = HeadingManager(source: try LogReader(path: path))
+        let manager = HeadingManager(.log(path: path))
+        #expect(manager.headingAvailable)
         let events = manager.events()
         for await _ in manager.headings() {}
         var last: HeadingEvent?
         for await e in events { last = e }
-        #expect(last == .sourceEnded(error: "\(path):3: column accel_x: 'oops' is not a number"))
+        #expect(last?.name == .sourceFailed)
+        #expect(last?.detail == "\(path):3: column accel_x: 'oops' is not a number")
+        #expect(!HeadingManager(.log(path: path + ".missing")).headingAvailable)
+    }
+
+    /// The simulated board, paced in real time: true heading from a fixed position and
+    /// advice toward a target, until the caller stops.
+    @Test func theSimulatedBoardGivesTrueHeadingAndSteering() async throws {
+        let manager = HeadingManager(.simulated(rate: 50))
+        manager.position = .fixed(latitude: 52.5, longitude: 13.4, height: 0)
+        manager.steeringTarget = try GeoCoordinate(latitude: 52.6, longitude: 13.4)
+        manager.headingFilter = 0
+        let advice = manager.steering()
+        var headings: [Heading] = []
+        for await h in manager.headings() {
+            headings.append(h)
+            if headings.count == 25 { manager.stopUpdatingHeading() }
+        }
+        var steering: [SteeringAdvice] = []
+        for await a in advice { steering.append(a) }
+        #expect(headings.count >= 25 && headings.allSatisfy { $0.trueHeading != nil })
+        let first = try #require(steering.first)
+        #expect(abs(first.bearing) < 1e-6 || abs(first.bearing - 360) < 1e-6, "due north: \(first.bearing)")
+        #expect(abs(first.distance - 11_131) < 20, "0.1° of latitude at 52.5° N: \(first.distance)")
+        #expect(first.turn != nil && first.delta != nil)
+        #expect(steering.count >= 20, "advice with the headings: \(steering.count) for \(headings.count)")
+        let elapsed = (headings.last?.timestamp ?? 0) - (headings.first?.timestamp ?? 0)
+        #expect(elapsed >= 0.4, "real time: 25 samples at 50 Hz")
+    }
+
+    /// A headingFilter set while running applies from the next sample: the source itself sets
+    /// it half-way, on the reading thread, so that the test does not depend on timing.
+    @Test func settingsChangeWhileRunning() async {
+        final class Later: @unchecked Sendable {
+            var manager: HeadingManager?
+        }
+        struct Switching: SensorSource {
+            var inner = SyntheticRecording(profile: .spin(rate: 30, duration: 10), rate: 50, errors: .typical)
+            let later: Later
+            var count = 0
+            mutating func nextSample() -> SensorSample? {
+                count += 1
+                if count == 250 { later.manager?.headingFilter = 20 }
+                return inner.nextSample()
+            }
+        }
+        let later = Later()
+        let manager = HeadingManager(source: Switching(later: later))
+        later.manager = manager
+        manager.headingFilter = 0
+        var headings: [Heading] = []
+        for await h in manager.headings() { headings.append(h) }
+        let after = headings.filter { $0.timestamp > 250 / 50.0 }
+        #expect(headings.count - after.count >= 240, "every sample before the change: \(headings.count - after.count)")
+        #expect((6...10).contains(after.count), "150° in 20° steps: \(after.count)")
+        for (a, b) in zip(after, after.dropFirst()) {
+            #expect(abs(Angle.difference(from: a.magneticHeading, to: b.magneticHeading)) >= 20 - 1e-6)
+        }
+    }
+}
+
+/// Collects delegate calls from the manager's thread.
+final class Recorder: HeadingManagerDelegate {
+    private let state = Mutex<(headings: Int, events: [String])>((0, []))
+    var headings: Int { state.withLock { $0.headings } }
+    var events: [String] { state.withLock { $0.events } }
+
+    func headingManager(_ manager: HeadingManager, didUpdate heading: Heading) {
+        state.withLock { $0.headings += 1 }
+    }
+
+    func headingManager(_ manager: HeadingManager, didReceive event: HeadingEvent) {
+        state.withLock { $0.events.append("\(event.name.rawValue) \(event.reason.rawValue)") }
     }
 }

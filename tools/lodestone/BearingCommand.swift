@@ -14,7 +14,8 @@ enum BearingCommand: Command {
         method, as GeographicLib). With --heading (a true heading in degrees), delta is
         bearing − heading in [−180, 180) (positive: the target is to the right) and turn is
         one of ahead, slightLeft, left, sharpLeft, turnAround, slightRight, right, sharpRight;
-        within the arrival radius the target counts as reached and no turn is given.
+        within the arrival radius the target counts as reached (with or without --heading)
+        and no turn is given. --tolerance needs --heading.
         """
     static let options: [CommandLineOption] = [
         .value("from", "LAT,LON", "Where you are, decimal degrees (south and west negative)."),
@@ -29,6 +30,9 @@ enum BearingCommand: Command {
         _ = try arguments.positionals(required: 0, "")
         let from = try coordinate(arguments, "from"), to = try coordinate(arguments, "to")
         let heading = try arguments.double("heading")
+        if heading == nil, arguments.string("tolerance") != nil {
+            throw UsageError("--tolerance shapes the turn advice, which needs --heading")
+        }
         var settings = TurnAdvisor.Settings()
         if let t = try arguments.double("tolerance") { settings.aheadTolerance = t }
         if let r = try arguments.double("arrival-radius") { settings.arrivalRadius = r }
@@ -49,18 +53,16 @@ enum BearingCommand: Command {
                 j.number("heading", heading.map(Angle.normalized360), decimals: 6)
                 j.number("delta", advice.delta, decimals: 6)
                 j.string("turn", advice.turn?.rawValue)
-                j.bool("arrived", advice.arrived)
             }
+            j.bool("arrived", advice.arrived)
             j.endObject()
             print(j.text, terminator: "")
         } else {
             var text = "bearing \(fixed(advice.bearing, 3))° (true), distance \(distance(advice.distance))"
-            if heading != nil {
-                if advice.arrived {
-                    text += "; arrived (within \(fixed(settings.arrivalRadius, 1)) m)"
-                } else if let turn = advice.turn, let delta = advice.delta {
-                    text += "; turn \(turn.rawValue) (delta \(delta >= 0 ? "+" : "")\(fixed(delta, 1))°)"
-                }
+            if advice.arrived {
+                text += "; arrived (within \(fixed(settings.arrivalRadius, 1)) m)"
+            } else if let turn = advice.turn, let delta = advice.delta {
+                text += "; turn \(turn.rawValue) (delta \(delta >= 0 ? "+" : "")\(fixed(delta, 1))°)"
             }
             print(text)
         }

@@ -5,6 +5,7 @@ import LodestoneCalibration
 import LodestoneCalibrationStore
 import LodestoneCommandLine
 import LodestoneCore
+import LodestoneSession
 
 /// `lodestone calibrate`: fit a magnetometer (or accelerometer) calibration,
 /// live or from a log, report how good it is, and save it as a profile.
@@ -51,16 +52,17 @@ enum CalibrateCommand: Command {
         .value("window", "START:END", "Offline: use only samples with START ≤ time ≤ END (seconds)."),
         .value("timeout", "S", "Live: stop after this many seconds and judge what was collected (default 120)."),
         .flag("force", "Save the profile even when its grade is poor."),
-    ] + SourceOptions.options + PositionOptions.options
+    ] + HeadingFlags.iio + HeadingFlags.position
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
         let sensor = try sensorKind(arguments.string("sensor"))
-        let position = try PositionOptions(arguments)
+        let configuration = try HeadingFlags.configuration(arguments)
+        let position = configuration.session.trueNorth
         let from = arguments.string("from")
         let window = try parseWindow(arguments.string("window"))
         let timeout = try arguments.double("timeout", in: 1...86_400)
-        if from != nil, SourceOptions.given(arguments) {
+        if from != nil, HeadingFlags.iio.contains(where: { arguments.string($0.name) != nil }) {
             throw UsageError("--from reads a log; --uri, --magn, --accel, --gyro, --mode, --rate and --board-rotation are for a live sensor")
         }
         if from == nil, window != nil { throw UsageError("--window selects part of a log; use it with --from") }
@@ -73,7 +75,7 @@ enum CalibrateCommand: Command {
                 ? try OfflineCalibration.magnetometer(path: from, window: window, position: position)
                 : try OfflineCalibration.accelerometer(path: from, window: window, position: position)
         } else {
-            let live = try SourceOptions(arguments)
+            guard case .iio(let live) = configuration.source else { throw UsageError("calibrate reads IIO sensors or a log") }
             outcome = sensor == .magnetometer
                 ? try LiveCalibration.magnetometer(live, position: position, timeout: timeout ?? 120, view: view)
                 : try LiveCalibration.accelerometer(live, position: position, timeout: timeout ?? 120, view: view)

@@ -6,6 +6,7 @@ import LodestoneCalibrationStore
 import LodestoneCommandLine
 import LodestoneCore
 import LodestoneLogs
+import LodestoneSession
 import LodestoneSimulation
 
 /// `lodestone evaluate`: heading error against a ground-truth attitude, BROAD's way.
@@ -36,8 +37,9 @@ enum EvaluateCommand: Command {
         at each sample, the last heading delivered (default 0: every sample's heading).
         tools/broad-to-csv.py converts BROAD's HDF5 trials to this format.
         """
-    static let options: [CommandLineOption] = PipelineOptions.options + [
+    static let options: [CommandLineOption] = HeadingFlags.pipeline.filter { $0.name != "auto-calibrate" } + [
         .flag("json", "Print one JSON object per file, then one for the mean."),
+        .refused("auto-calibrate", "evaluate measures a fixed calibration and never rewrites profiles; replay --auto-calibrate follows the hard iron"),
     ]
 
     struct Result {
@@ -47,12 +49,12 @@ enum EvaluateCommand: Command {
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         let files = try arguments.positionals(required: 1, optional: .max - 1, "FILE")
-        var pipelineOptions = try PipelineOptions(arguments)
-        if arguments.string("heading-filter") == nil { pipelineOptions.headingFilter = 0 }
-        let forward = arguments.string("forward") != nil ? pipelineOptions.estimator.forwardAxis : nil
+        var settings = try HeadingFlags.configuration(arguments).session
+        if arguments.string("heading-filter") == nil { settings.headingFilter = 0 }
+        let forward = arguments.string("forward") != nil ? settings.estimator.forwardAxis : nil
         var results: [Result] = []
         for file in files {
-            results.append(try evaluate(file, options: pipelineOptions, forward: forward))
+            results.append(try evaluate(file, settings: settings, forward: forward))
         }
         if arguments.flag("json") {
             printJSON(results)
@@ -117,22 +119,22 @@ enum EvaluateCommand: Command {
 
     /// Scores one file; the calibration is chosen per file (`--calibration`, or
     /// the profiles matching the file's device).
-    static func evaluate(_ file: String, options: PipelineOptions, forward: ForwardAxis?) throws -> Result {
+    static func evaluate(_ file: String, settings: HeadingSession.Settings, forward: ForwardAxis?) throws -> Result {
         let truthColumns = ["truth_w", "truth_x", "truth_y", "truth_z"]
         var reader = try LogReader(path: file, options: .init(extraColumns: truthColumns))
         let hasMovement = reader.columns.contains("movement")
         if hasMovement {
             reader = try LogReader(path: file, options: .init(extraColumns: truthColumns + ["movement"]))
         }
-        var options = options
-        let accelerometer = try options.loadCalibration(for: SourceDevices(log: reader.metadata))
-        var pipeline = options.makePipeline()
+        let source = ReplaySessionSource(reader: reader, path: file)
+        var session = try HeadingSession.open(settings, for: source)
+        session.start(wallClockStart: source.startWallClock)
         let verticalLimit = sin(80 * Angle.radiansPerDegree)
         var held: Heading?
         var result = Result(file: file)
-        while var sample = try reader.nextSample() {
-            if let accelerometer { sample.acceleration = accelerometer.apply(sample.acceleration) }
-            if let delivered = pipeline.process(sample) { held = delivered }
+        while let sample = try reader.nextSample() {
+            if let delivered = session.process(sample) { held = delivered }
+            if session.hasEvents { _ = session.takeEvents() }
             guard let heading = held else { continue }
             let e = reader.extraValues
             guard e[0].isFinite, e[1].isFinite, e[2].isFinite, e[3].isFinite else { continue }

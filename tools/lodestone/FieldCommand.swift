@@ -4,13 +4,14 @@ import Glibc
 import LodestoneCommandLine
 import LodestoneCore
 import LodestoneGeomagnetism
+import LodestoneSession
 import LodestoneLogs
 
 /// `lodestone field`: the geomagnetic field from the bundled World Magnetic Model.
 enum FieldCommand: Command {
     static let name = "field"
     static let summary = "Evaluate the bundled World Magnetic Model (WMM2025 or WMMHR2025) at a place and date."
-    static let usage = "field --lat LAT --lon LON [options] | field --batch [--model M]"
+    static let usage = "field --lat LAT --lon LON [options] | field --batch [--model M] [--json] [--allow-extrapolation]"
     static let discussion = """
         Prints the field elements X (north), Y (east), Z (down), H, F in nT, I and D in
         degrees, GV (grid variation, defined poleward of 55°), their yearly rates, the
@@ -33,21 +34,27 @@ enum FieldCommand: Command {
         .value("model", "NAME", "wmm (WMM2025, default) or wmmhr (WMMHR2025)."),
         .flag("allow-extrapolation", "Accept dates and heights outside the model's validity."),
         .flag("json", "Print one JSON object."),
-        .flag("batch", "Read year,alt_km,lat,lon lines from standard input; write NOAA-style CSV."),
+        .flag("batch", "Read year,alt_km,lat,lon lines from standard input; write NOAA-style CSV (with --json, one JSON object a line)."),
     ]
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
-        let model = try PositionOptions.model(arguments.string("model"))
+        let modelName = arguments.string("model") ?? "wmm"
+        guard let model = MagneticModelName(argument: modelName)?.model else { throw UsageError("--model must be wmm or wmmhr, got '\(modelName)'") }
         let extrapolate = arguments.flag("allow-extrapolation")
-        if arguments.flag("batch") { return try batch(model: model, allowExtrapolation: extrapolate) }
+        if arguments.flag("batch") {
+            if let given = ["lat", "lon", "alt-km", "alt-m", "date", "year"].first(where: { arguments.string($0) != nil }) {
+                throw UsageError("--\(given) does not apply to --batch: each line gives its own year, height and position")
+            }
+            return try batch(model: model, allowExtrapolation: extrapolate, json: arguments.flag("json"))
+        }
         guard let lat = try arguments.double("lat"), let lon = try arguments.double("lon") else {
             throw UsageError("give --lat and --lon (or --batch)")
         }
         let km = try arguments.double("alt-km"), m = try arguments.double("alt-m")
         guard km == nil || m == nil else { throw UsageError("give --alt-km or --alt-m, not both") }
         let height = km ?? (m.map { $0 / 1000 } ?? 0)
-        let unixTime = try PositionOptions.date(arguments) ?? WallClock.now()
+        let unixTime = try HeadingFlags.modelDate(arguments) ?? WallClock.now()
         let year = arguments.string("year").flatMap(Double.init) ?? DecimalYear.from(unixTime: unixTime)
         let e: GeomagneticElements
         do {
@@ -64,10 +71,11 @@ enum FieldCommand: Command {
         return .success
     }
 
-    static func batch(model: GeomagneticModel, allowExtrapolation: Bool) throws -> ExitCode {
+    /// NOAA-style CSV rows, or with `json` one JSON object a line (as `field --json` prints one).
+    static func batch(model: GeomagneticModel, allowExtrapolation: Bool, json: Bool) throws -> ExitCode {
         let output = OutputStream(fd: 1)
         defer { output.flush() }
-        output.write(GeomagneticCSV.header + "\n")
+        if !json { output.write(GeomagneticCSV.header + "\n") }
         var lineNumber = 0
         while let raw = readLine(strippingNewline: true) {
             lineNumber += 1
@@ -82,7 +90,7 @@ enum FieldCommand: Command {
             do {
                 let e = try model.elements(latitude: lat, longitude: lon, height: alt, decimalYear: year,
                                            allowExtrapolation: allowExtrapolation)
-                output.write(GeomagneticCSV.row(e) + "\n")
+                output.write(json ? Self.json(e) : GeomagneticCSV.row(e) + "\n")
             } catch {
                 output.flush()
                 throw CommandFailure(.badInput, "<stdin>:\(lineNumber): \(error)")

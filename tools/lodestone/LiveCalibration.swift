@@ -5,6 +5,7 @@ import LodestoneCalibration
 import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneIIO
+import LodestoneSession
 
 /// `calibrate` on a live IIO sensor: read while the user turns the board,
 /// refit twice a second, show progress, stop when done.
@@ -14,10 +15,10 @@ enum LiveCalibration {
     /// How long to wait for an IIO context that is not there yet (iiod starting).
     static let openPatience = 10.0
 
-    static func magnetometer(_ options: SourceOptions, position: PositionOptions, timeout: Double,
+    static func magnetometer(_ configuration: IIOSourceConfiguration, position: TrueNorth.Settings, timeout: Double,
                              view: ProgressView) throws -> CalibrationOutcome {
         let stop = StopSignals()
-        var source = try open(options.configuration, view: view)
+        let source = try open(configuration, view: view)
         let cancellation = source.cancellation
         stop.onStop { cancellation.cancel() }
         let expected = try ModelField(position, unixTime: WallClock.now())
@@ -27,18 +28,18 @@ enum LiveCalibration {
             away from iron and magnets. It stops by itself once coverage ≥ 75 % and the fit is good
             (full model, fit error ≤ 2.5 %, stable); Ctrl-C aborts without saving.
             """)
-        let (ending, seconds) = try pump(&source, session: &session, timeout: timeout, stop: stop)
+        let (ending, seconds) = try pump(source, session: &session, timeout: timeout, stop: stop)
         var o = session.outcome(ending: ending)
-        o.source = "IIO \(options.configuration.uri)"
+        o.source = "IIO \(configuration.uri)"
         o.device = SourceDevices(iio: source).magnetometer
         o.seconds = seconds
         return o
     }
 
-    static func accelerometer(_ options: SourceOptions, position: PositionOptions, timeout: Double,
+    static func accelerometer(_ configuration: IIOSourceConfiguration, position: TrueNorth.Settings, timeout: Double,
                               view: ProgressView) throws -> CalibrationOutcome {
         let stop = StopSignals()
-        var source = try open(options.configuration, view: view)
+        let source = try open(configuration, view: view)
         let cancellation = source.cancellation
         stop.onStop { cancellation.cancel() }
         var session = AccelerometerSession(gravity: OfflineCalibration.gravity(position), timeout: timeout, view: view)
@@ -47,9 +48,9 @@ enum LiveCalibration {
             on each of its four edges (a support helps). It stops by itself once the fit is good
             (per-axis scales, fit error ≤ 0.5 %, six orientations); Ctrl-C aborts without saving.
             """)
-        let (ending, seconds) = try pump(&source, session: &session, timeout: timeout, stop: stop)
+        let (ending, seconds) = try pump(source, session: &session, timeout: timeout, stop: stop)
         var o = session.outcome(ending: ending)
-        o.source = "IIO \(options.configuration.uri)"
+        o.source = "IIO \(configuration.uri)"
         o.device = SourceDevices(iio: source).accelerometer
         o.seconds = seconds
         return o
@@ -77,12 +78,12 @@ enum LiveCalibration {
 
     /// Feeds samples to `session` until it is done, the timeout passes or a
     /// stop signal (which also cancels the source, so a blocked read returns).
-    /// Transient source errors are retried with back-off.
-    static func pump<Source: SensorSource, Session: LiveSession>(_ source: inout Source, session: inout Session,
-                                                                 timeout: Double, stop: StopSignals) throws -> (CalibrationOutcome.Ending, Double) {
+    /// Transient source errors are retried with back-off (``SourceRunner``) and noted.
+    static func pump<Session: LiveSession>(_ source: IIOSensorSource, session: inout Session,
+                                           timeout: Double, stop: StopSignals) throws -> (CalibrationOutcome.Ending, Double) {
         let start = monotonicSeconds()
         var nextRefit = start + refitInterval
-        var backoff = 0.1
+        var runner = SourceRunner(source, settings: .init(maximumRetryDelay: 2), clock: SystemClock(stop: stop.flag))
         while true {
             let now = monotonicSeconds()
             if stop.isRequested { return (.interrupted, now - start) }
@@ -94,19 +95,16 @@ enum LiveCalibration {
                 nextRefit = now + refitInterval
                 if session.refit(elapsed: now - start) { return (.converged, now - start) }
             }
-            do {
-                guard let sample = try source.nextSample() else {
-                    if stop.isRequested { return (.interrupted, monotonicSeconds() - start) }
-                    throw CommandFailure(.failure, "the sensor source ended unexpectedly")
-                }
+            switch runner.next() {
+            case .sample(let sample):
                 session.add(sample)
-                backoff = 0.1
-            } catch let error as any SensorSourceError where error.isTransient {
-                session.view.note("lodestone: \(error.description)")
-                usleep(useconds_t(backoff * 1e6))
-                backoff = min(backoff * 2, 2)
-            } catch let error as IIOSourceError {
-                throw CommandFailure(error.exitCode, error.description)
+            case .event(let e):
+                if e.name != .sensorHealth || !e.flags.isEmpty { session.view.note("lodestone: \(e.detail)") }
+            case .ended, .interrupted:
+                if stop.isRequested { return (.interrupted, monotonicSeconds() - start) }
+                throw CommandFailure(.failure, "the sensor source ended unexpectedly")
+            case .failed(let error):
+                throw CommandFailure(error)
             }
         }
     }

@@ -4,6 +4,7 @@ import Glibc
 import LodestoneCalibrationStore
 import LodestoneCommandLine
 import LodestoneLogs
+import LodestoneSession
 
 @main
 enum LodestoneCLI {
@@ -100,6 +101,9 @@ enum LodestoneCLI {
         } catch let e as CalibrationFileError {
             Console.error(e.description)
             return e.isAccessProblem ? .inaccessible : .badInput
+        } catch let e as SessionError {
+            Console.error(e.kind == .usage ? "\(command.name): \(e)" : e.description)
+            return ExitCode(e.kind)
         } catch let e as CommandFailure {
             Console.error(e.description)
             return e.exitCode

@@ -4,6 +4,7 @@ import Glibc
 import LodestoneCommandLine
 import LodestoneCore
 import LodestoneGeomagnetism
+import LodestoneSession
 
 /// The Earth's field a magnetometer should see at the given place and date,
 /// from the bundled model: what a calibration is scaled to and compared with.
@@ -18,19 +19,20 @@ struct ModelField {
 
     /// Nil without a position. `unixTime` is the date used when --date/--year
     /// is not given (the log's start, or now).
-    init?(_ position: PositionOptions, unixTime: Double) throws {
-        guard let lat = position.latitude, let lon = position.longitude else { return nil }
-        let year = DecimalYear.from(unixTime: position.fixedTime ?? unixTime)
+    init?(_ settings: TrueNorth.Settings, unixTime: Double) throws {
+        guard let (lat, lon, height) = settings.fixedPosition else { return nil }
+        let year = DecimalYear.from(unixTime: settings.modelDate ?? unixTime)
+        let model = settings.model.model
         let e: GeomagneticElements
         do {
-            e = try position.model.elements(latitude: lat, longitude: lon, height: position.height / 1000, decimalYear: year,
-                                            allowExtrapolation: position.allowExtrapolation)
+            e = try model.elements(latitude: lat, longitude: lon, height: height / 1000, decimalYear: year,
+                                   allowExtrapolation: settings.allowExtrapolation)
         } catch {
-            throw UsageError("\(error); the date comes from \(position.fixedTime == nil ? "the log's start time or today" : "--date/--year") (add --allow-extrapolation to accept a degraded model)")
+            throw UsageError("\(error); the date comes from \(settings.modelDate == nil ? "the log's start time or today" : "--date/--year") (add --allow-extrapolation to accept a degraded model)")
         }
         totalIntensity = e.totalIntensity / 1000
         inclination = e.inclination
-        modelName = position.model.name
+        modelName = model.name
         decimalYear = year
         isExtrapolated = e.isExtrapolated
     }

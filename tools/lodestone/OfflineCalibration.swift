@@ -2,6 +2,7 @@ import LodestoneCalibration
 import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneLogs
+import LodestoneSession
 
 /// `calibrate --from LOG`: fit a recorded log (anything `replay` reads).
 enum OfflineCalibration {
@@ -38,7 +39,7 @@ enum OfflineCalibration {
                          devices: SourceDevices(log: reader.metadata), start: reader.metadata?.startUnixSeconds)
     }
 
-    static func magnetometer(path: String, window: ClosedRange<Double>?, position: PositionOptions) throws -> CalibrationOutcome {
+    static func magnetometer(path: String, window: ClosedRange<Double>?, position: TrueNorth.Settings) throws -> CalibrationOutcome {
         let r = try read(path, window: window, capacity: magnetometerCapacity)
         let expected = try ModelField(position, unixTime: r.start ?? WallClock.now())
         let fields = r.samples.map(\.magneticField)
@@ -54,7 +55,7 @@ enum OfflineCalibration {
         return o
     }
 
-    static func accelerometer(path: String, window: ClosedRange<Double>?, position: PositionOptions) throws -> CalibrationOutcome {
+    static func accelerometer(path: String, window: ClosedRange<Double>?, position: TrueNorth.Settings) throws -> CalibrationOutcome {
         let r = try read(path, window: window, capacity: accelerometerCapacity)
         let gravity = Self.gravity(position)
         let calibrator = AccelerometerCalibrator(gravity: gravity.value)
@@ -74,8 +75,8 @@ enum OfflineCalibration {
     }
 
     /// Normal gravity at the position, else standard gravity.
-    static func gravity(_ position: PositionOptions) -> (value: Double, origin: String) {
-        guard let lat = position.latitude else { return (9.80665, "standard gravity; give --lat for local normal gravity") }
-        return (ModelField.normalGravity(latitude: lat, height: position.height), "WGS 84 normal gravity at \(Format.fixed(lat, 2))°")
+    static func gravity(_ position: TrueNorth.Settings) -> (value: Double, origin: String) {
+        guard let (lat, _, height) = position.fixedPosition else { return (9.80665, "standard gravity; give --lat for local normal gravity") }
+        return (ModelField.normalGravity(latitude: lat, height: height), "WGS 84 normal gravity at \(Format.fixed(lat, 2))°")
     }
 }

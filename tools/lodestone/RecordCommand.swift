@@ -4,6 +4,7 @@ import LodestoneCommandLine
 import LodestoneCore
 import LodestoneIIO
 import LodestoneLogs
+import LodestoneSession
 
 /// `lodestone record`: write a native log from the IIO sensors.
 enum RecordCommand: Command {
@@ -18,6 +19,8 @@ enum RecordCommand: Command {
         and the devices (names, scales, mount matrices, triggers, corrections), so
         that body = boardRotation · mountMatrix · ((raw + offset) · unitsPerCount)
         can be checked from the file alone.
+        With --gpsd, each sample also gets the ground speed and track of gpsd's latest
+        fresh fix (empty without one) in the speed and track columns, which replay uses.
         While recording, the heading stream is printed as by 'lodestone watch' (same
         pipeline and position options); 'lodestone replay FILE' with the same options
         prints the same lines, byte for byte (all but the source's own events). Without --duration it records until
@@ -28,40 +31,39 @@ enum RecordCommand: Command {
         .value("output", "FILE", short: "o", "Where to write the log ('-': standard output, and no headings are printed)."),
         .value("duration", "SECONDS", "Record samples with time below this many seconds, then stop."),
         .value("note", "TEXT", "A note to keep in the log header."),
-    ] + SourceOptions.options + PipelineOptions.options + PositionOptions.options
+    ] + HeadingFlags.iio + HeadingFlags.pipeline + HeadingFlags.position + HeadingFlags.livePosition
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
         guard let output = arguments.string("output") else { throw UsageError("missing -o FILE") }
         let duration = try arguments.double("duration", in: 0.001...1e9)
-        let sourceOptions = try SourceOptions(arguments)
-        var pipelineOptions = try PipelineOptions(arguments)
-        let position = try PositionOptions(arguments)
+        let configuration = try HeadingFlags.configuration(arguments)
         let note = arguments.string("note")
         let toStdout = output == "-"
         let path = toStdout ? "/dev/stdout" : output
         if !toStdout { try checkWritable(path) }
 
         let stop = StopSignals()
-        let source = try sourceOptions.open()
+        let opened = try IIOSessionSource.open(configuration, allSensors: true)
+        let source = opened.source
         let cancellation = source.cancellation
         stop.onStop { cancellation.cancel() }
         defer { source.close() }
 
         // The profiles for this device, found as `replay` will find them from the log header.
-        let devices = SourceDevices(iio: source)
-        let accelerometer = try pipelineOptions.loadCalibration(for: devices)
-        let stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer)
+        let lines = HeadingLines(session: try HeadingSession.open(configuration.session, for: opened))
         var writer: LogWriter?
         var lastFlush = 0.0
         let live = LiveHeadings(duration: duration, stopsWhenOutputCloses: false, printsHeadings: !toStdout)
         let code: ExitCode
         do {
-            code = try live.run(source: source, stream: stream, stop: stop) { sample, raw, start in
+            code = try live.run(source: opened, lines: lines, stop: stop) { sample, start in
                 if writer == nil {
-                    writer = try LogWriter(path: path, metadata: metadata(source: source, devices: devices, start: start, note: note),
-                                           gyroscope: source.metadata.gyroscope != nil, extraColumns: rawColumns(source))
+                    writer = try LogWriter(path: path, metadata: metadata(source: source, devices: opened.calibrationDevices, start: start, note: note),
+                                           gyroscope: source.metadata.gyroscope != nil, groundTrack: configuration.position.isLive,
+                                           extraColumns: rawColumns(source))
                 }
+                let raw = source.latestRaw ?? IIORawCounts(magnetometer: .zero, accelerometer: .zero, gyroscope: nil)
                 try writer!.write(sample, integerExtras: rawValues(raw, gyroscope: source.metadata.gyroscope != nil))
                 if sample.time - lastFlush >= 1 {
                     try writer!.flush()

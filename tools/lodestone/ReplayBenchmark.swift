@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LodestoneCore
 import LodestoneLogs
+import LodestoneSession
 
 /// `bench --only replay`: `lodestone replay --heading-filter 0` on CSVs with gyroscope columns.
 enum ReplayBenchmark {
@@ -11,16 +12,18 @@ enum ReplayBenchmark {
         let big = directory + "/lodestone-bench-\(samples * 4).csv"
         try BenchInput.writeCSV(path, samples: samples)
         defer { unlink(path) }
-        // In-process: parsing + pipeline + NDJSON encoding (written to /dev/null).
+        // In-process: parsing + the heading session (what `replay` runs) + NDJSON encoding (written to /dev/null).
         var best = Double.infinity
         for _ in 0..<3 {
             let t0 = BenchCommand.now()
             let reader = try LogReader(path: path)
-            var pipeline = HeadingPipeline(headingFilter: 0)
+            let settings = HeadingSession.Settings(headingFilter: 0, calibration: .none)
+            var lines = HeadingLines(session: HeadingSession(settings: settings, calibration: SessionCalibration()))
+            lines.start(wallClockStart: nil)
             let json = JSONLineBuilder()
             let sink = OutputStream(fd: open("/dev/null", O_WRONLY))
             while let s = try reader.nextSample() {
-                if let h = pipeline.process(s) { json.appendHeading(h) }
+                _ = lines.append(s, to: json)
                 if json.bytes.count > 1 << 15 {
                     sink.write(json.bytes)
                     json.removeAll()

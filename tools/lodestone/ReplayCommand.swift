@@ -3,6 +3,7 @@ import LodestoneCalibrationStore
 import LodestoneCommandLine
 import LodestoneCore
 import LodestoneLogs
+import LodestoneSession
 
 /// `lodestone replay`: run a recorded log through the pipeline, print NDJSON.
 enum ReplayCommand: Command {
@@ -21,7 +22,8 @@ enum ReplayCommand: Command {
         World Magnetic Model (the line gains a declination key). The model date is --date
         or --year, else the log's wall-clock start (native logs) plus log time, else today;
         the model is re-evaluated after each hour of log time. Near the magnetic poles
-        (blackout zone, H < 2000 nT) trueHeading stays null and an event line says why.
+        (blackout zone, H < 2000 nT) trueHeading and declination stay null and an event
+        line says why.
 
         Calibration: --calibration FILE applies a profile made by 'lodestone calibrate'
         (a magnetometer and an accelerometer profile may be given, comma-separated).
@@ -36,30 +38,28 @@ enum ReplayCommand: Command {
         changed, and the profile file is rewritten atomically (kept in memory when no
         file is in use). See README, "Online hard-iron tracking".
         """
-    static let options: [CommandLineOption] = PipelineOptions.options + PositionOptions.options + [
+    static let options: [CommandLineOption] = HeadingFlags.pipeline + HeadingFlags.position + [
         .flag("skip-bad-lines", "Skip malformed lines instead of stopping; report how many at the end."),
-        AutoCalibrationRun.option,
+        .refused("gpsd", "a replay takes its position from --lat/--lon; gpsd gives live positions (watch, record, serve)"),
     ]
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         let given = try arguments.positionals(required: 0, optional: 1, "FILE").first
         let path = try given ?? BundledRecording.path()
-        var pipelineOptions = try PipelineOptions(arguments)
-        let position = try PositionOptions(arguments)
+        let configuration = try HeadingFlags.configuration(arguments)
         let reader = try LogReader(path: path, options: .init(skipBadLines: arguments.flag("skip-bad-lines")))
         if given == nil {
             Console.note("lodestone: replaying the bundled demo recording \(path) (a SIMULATED board, not a sensor; pass a FILE to replay your own)")
         }
-        let accelerometer = try pipelineOptions.loadCalibration(for: SourceDevices(log: reader.metadata))
-        var stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer,
-                                   autoCalibration: pipelineOptions.makeAutoCalibration(enabled: arguments.flag("auto-calibrate")))
-        stream.start(wallClockStart: reader.metadata?.startUnixSeconds)
+        let source = ReplaySessionSource(reader: reader, path: path)
+        var lines = HeadingLines(session: try HeadingSession.open(configuration.session, for: source))
+        lines.start(wallClockStart: source.startWallClock)
         let output = OutputStream(fd: 1)
         let json = JSONLineBuilder()
         defer { output.flush() }
         do {
             while let sample = try reader.nextSample() {
-                _ = try stream.append(sample, to: json)
+                _ = lines.append(sample, to: json)
                 if json.bytes.count >= 1 << 15 {
                     output.write(json.bytes)
                     json.removeAll()

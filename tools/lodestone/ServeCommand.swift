@@ -8,8 +8,8 @@ import LodestoneService
 ///
 /// This executable links full Foundation (other commands use it), which would cost the
 /// daemon ~8 MB of resident memory; so `serve` replaces this process (exec, same PID, so
-/// systemd's Type=notify still sees it) with the lean `lodestone-serve` built beside it.
-/// Without that file it runs the service here.
+/// systemd's Type=notify still sees it) with the lean `lodestone-serve` built and
+/// installed beside it.
 enum ServeCommand: Command {
     static let name = "serve"
     static let summary = ServeCommandLine.summary
@@ -21,12 +21,12 @@ enum ServeCommand: Command {
         _ = try arguments.positionals(required: 0, "")
         // `lodestone serve ARGS`: the command is always the first argument.
         let raw = Array(CommandLine.arguments.dropFirst(2))
-        if let lean = leanExecutable() {
-            var argv = ([lean] + raw).map { strdup($0) } + [nil]
-            execv(lean, &argv)
-            Console.error("cannot start \(lean) (\(String(cString: strerror(errno)))); running the service in this process")
+        guard let lean = leanExecutable() else {
+            throw CommandFailure(.inaccessible, "lodestone-serve, the service's executable, is not beside this one; build it (swift build) or install both")
         }
-        return ExitCode(rawValue: ServeCommandLine.main(raw)) ?? .failure
+        var argv = ([lean] + raw).map { strdup($0) } + [nil]
+        execv(lean, &argv)
+        throw CommandFailure(.inaccessible, "cannot start \(lean): \(String(cString: strerror(errno)))")
     }
 
     /// `lodestone-serve` in the directory of this executable, if it is there.

@@ -1,3 +1,4 @@
+import LodestoneSession
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -14,6 +15,8 @@ import Glibc
 /// as a failed write instead of killing a recording mid-way.
 final class StopSignals: Sendable {
     private let signal = Atomic<Int32>(0)
+    /// Set with the first signal: wakes a ``SystemClock`` sleeping in a source runner.
+    let flag = StopFlag()
     private let action = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Must run before any other thread is started, so every thread inherits the mask.
@@ -49,6 +52,7 @@ final class StopSignals: Sendable {
             var sig: Int32 = 0
             guard sigwait(&set, &sig) == 0 else { continue }
             if signal.compareExchange(expected: 0, desired: sig, ordering: .acquiringAndReleasing).exchanged {
+                flag.set()
                 if let stop = action.withLock({ $0 }) {
                     stop()
                 } else {
@@ -79,17 +83,5 @@ final class StopSignals: Sendable {
 
     static func exitCode(for signal: Int32) -> ExitCode {
         signal == SIGINT ? .interrupted : .success
-    }
-
-    /// Sleeps up to `seconds`, returning early (false) when a stop was requested.
-    func sleep(_ seconds: Double) -> Bool {
-        var left = seconds
-        while left > 0 {
-            if received != nil { return false }
-            let step = min(left, 0.05)
-            usleep(UInt32(step * 1e6))
-            left -= step
-        }
-        return received == nil
     }
 }

@@ -1,6 +1,7 @@
 import LodestoneCalibrationStore
 import LodestoneCommandLine
 import LodestoneIIO
+import LodestoneSession
 
 /// `lodestone watch`: the live heading stream from IIO sensors.
 enum WatchCommand: Command {
@@ -16,31 +17,26 @@ enum WatchCommand: Command {
         fail (they are retried with back-off from 0.1 s to 5 s), {"event":
         "sourceResumed"} when they work again, and {"event":"sensorHealth","flags":[…]}
         when a sensor is stuck or saturated (empty flags: all well again).
+        With --gpsd HOST:PORT, gpsd's fixes give true heading (as --lat/--lon do) and
+        their ground speed and track aid gyro fusion on a vehicle.
         Ctrl-C stops with exit code 130, SIGTERM with 0. A missing or forbidden
         device exits 3, a failing sensor 4; see 'lodestone devices'.
         --auto-calibrate follows a changed hard iron as replay does: a calibrationUpdated
         event, and the device's profile rewritten atomically.
         """
-    static let options: [CommandLineOption] = SourceOptions.options + PipelineOptions.options + PositionOptions.options + [
-        .value("count", "N", "Stop after N headings."),
-        AutoCalibrationRun.option,
-    ]
+    static let options: [CommandLineOption] = HeadingFlags.iio + HeadingFlags.pipeline + HeadingFlags.position
+        + HeadingFlags.livePosition + [.value("count", "N", "Stop after N headings.")]
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
-        let sourceOptions = try SourceOptions(arguments)
-        var pipelineOptions = try PipelineOptions(arguments)
-        let position = try PositionOptions(arguments)
+        let configuration = try HeadingFlags.configuration(arguments)
         let count = try arguments.integer("count", minimum: 1)
         let stop = StopSignals()
-        let source = try sourceOptions.open()
-        let cancellation = source.cancellation
+        let source = try IIOSessionSource.open(configuration)
+        let cancellation = source.source.cancellation
         stop.onStop { cancellation.cancel() }
-        defer { source.close() }
-        let accelerometer = try pipelineOptions.loadCalibration(for: SourceDevices(iio: source))
-        let live = LiveHeadings(headingLimit: count)
-        let stream = HeadingStream(pipeline: pipelineOptions.makePipeline(), position: position, accelerometer: accelerometer,
-                                   autoCalibration: pipelineOptions.makeAutoCalibration(enabled: arguments.flag("auto-calibrate")))
-        return try live.run(source: source, stream: stream, stop: stop)
+        defer { source.release() }
+        let lines = HeadingLines(session: try HeadingSession.open(configuration.session, for: source))
+        return try LiveHeadings(headingLimit: count).run(source: source, lines: lines, stop: stop)
     }
 }

@@ -32,4 +32,11 @@ public struct Heading: Hashable, Sendable {
 
     /// Whether the heading may be used at all (Core Location: accuracy ≥ 0).
     public var isValid: Bool { headingAccuracy >= 0 }
+
+    /// The declination as every output reports it: nil (null) when unknown or
+    /// unreliable (the blackout zone near the magnetic poles), like `trueHeading`.
+    public var reportedDeclination: Double? {
+        guard let d = declination, d.isReliable else { return nil }
+        return d.degrees
+    }
 }

@@ -29,6 +29,20 @@ public struct HeadingPipeline: Sendable {
         return complete(estimate)
     }
 
+    /// The heading for an estimate when the filter lets it through (the second half of
+    /// ``process(_:)``, for a caller that made the estimate itself). Mutating, so that it
+    /// runs in place: a non-mutating call on a pipeline stored in another struct or a
+    /// class copies the whole pipeline first.
+    public mutating func deliver(_ estimate: HeadingEstimate) -> Heading? {
+        guard filter.shouldDeliver(estimate.direction) else { return nil }
+        return complete(estimate)
+    }
+
+    /// ``complete(_:)`` in place, for a caller with filters of its own (see ``deliver(_:)``).
+    public mutating func completeInPlace(_ estimate: HeadingEstimate) -> Heading {
+        complete(estimate)
+    }
+
     /// Whether magnetic events wait to be taken: one branch per sample for a runner.
     public var hasEvents: Bool { estimator.hasEvents }
 

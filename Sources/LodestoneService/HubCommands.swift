@@ -1,0 +1,83 @@
+import LodestoneCore
+import LodestoneLogs
+
+/// Client commands: the protocol's `?WATCH`, `?POLL`, `?DEVICES`, `?STEER` and `?VERSION`.
+extension HubState {
+    /// Handles bytes read from a client: splits lines, runs commands, answers.
+    func received(_ bytes: UnsafeRawBufferPointer, from c: ClientSession, wall: Double, now: Double) {
+        var commands: [Result<ClientCommand?, ClientCommand.Failure>] = []
+        let limit = clients.limits.maxLineLength
+        c.input.feed(bytes) { item, text in
+            switch item {
+            case .tooLong:
+                commands.append(.failure(.init("command line longer than \(limit) bytes; skipped")))
+            case .line:
+                commands.append(Result { () throws(ClientCommand.Failure) in try ClientCommand.parse(text) })
+            }
+        }
+        for command in commands {
+            switch command {
+            case .failure(let f): clients.reply(c) { ProtocolMessages.error($0, f.message) }
+            case .success(nil): break
+            case .success(let command?): run(command, for: c, wall: wall, now: now)
+            }
+        }
+    }
+
+    private func run(_ command: ClientCommand, for c: ClientSession, wall: Double, now: Double) {
+        switch command {
+        case .version:
+            clients.reply(c) { ProtocolMessages.version($0, release: release) }
+        case .watch(let w):
+            watch(w, for: c, wall: wall)
+        case .poll:
+            poll(for: c, wall: wall, now: now)
+        case .devices:
+            clients.reply(c) { ProtocolMessages.devices($0, source: status.sourceLabel, devices: status.devices) }
+        case .steer(nil):
+            c.steering = nil
+            clients.reply(c) { ProtocolMessages.event($0, ServiceEvent("steerStopped", reason: "clientRequest", "steering stopped at the client's request"), time: wall) }
+        case .steer(let request?):
+            steer(request, for: c, wall: wall, now: now)
+        }
+    }
+
+    private func watch(_ w: ClientCommand.Watch, for c: ClientSession, wall: Double) {
+        let threshold = w.headingFilter ?? (c.watching ? c.filter.threshold : clients.defaultHeadingFilter)
+        c.filter = HeadingFilter(threshold: threshold)
+        c.watching = w.enable
+        clients.reply(c) { ProtocolMessages.watch($0, enable: w.enable, headingFilter: threshold) }
+        guard w.enable else { return }
+        let trueNorth = ServiceEvent(processing.session.trueNorth.status)
+        clients.reply(c) { ProtocolMessages.event($0, trueNorth, time: wall) }
+        if let problem = status.sourceProblem {
+            clients.reply(c) { ProtocolMessages.event($0, problem, time: wall) }
+        }
+    }
+
+    private func poll(for c: ClientSession, wall: Double, now: Double) {
+        if processing.answerPoll(c, clients: clients, now: now, wall: wall) { return }
+        if status.sourceEnded || status.fatalError != nil {
+            let why = status.sourceProblem?.detail ?? "the source ended"
+            clients.reply(c) { ProtocolMessages.error($0, "?POLL: no heading: \(why)") }
+        } else {
+            // Claims the sensors until a heading arrives (or the deadline passes).
+            c.pollDeadline = now + ClientRegistry.pollTimeout
+        }
+    }
+
+    private func steer(_ request: ClientCommand.Steer, for c: ClientSession, wall: Double, now: Double) {
+        do {
+            c.steering = try ClientSteering(request)
+        } catch {
+            clients.reply(c) { ProtocolMessages.error($0, error.message) }
+            return
+        }
+        processing.sendFirstSteer(c, now: now, wall: wall)
+        if processing.session.trueNorth.position == nil {
+            let t = processing.session.trueNorth.status
+            let event = ServiceEvent("steerUnavailable", reason: t.reason.rawValue, "no position yet: STEER objects follow once it is known (\(t.detail))")
+            clients.reply(c) { ProtocolMessages.event($0, event, time: wall) }
+        }
+    }
+}

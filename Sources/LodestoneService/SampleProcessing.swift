@@ -1,0 +1,165 @@
+import LodestoneCore
+import LodestoneLogs
+import LodestonePosition
+import LodestoneSession
+
+/// The service's per-sample work: the ``HeadingSession`` runs once per sample,
+/// then each watching client's own headingFilter decides whether it gets this
+/// heading. The HEADING line is encoded at most once per sample and written with
+/// non-blocking sends, so the hub's lock is held for microseconds and no client
+/// can stall the sample thread.
+final class SampleProcessing {
+    var session: HeadingSession
+    /// Speed and course go into HEADING objects when the position is live (gpsd).
+    var reportsMotion: Bool
+    private(set) var latest: Heading?
+    private(set) var latestWall = 0.0
+    private(set) var latestMonotonic = -Double.infinity
+    private(set) var samplesProcessed = 0
+    private let line = JSONLineBuilder(capacity: 4096)
+    private let steerLine = JSONLineBuilder(capacity: 4096)
+    /// Monotonic time of the oldest line gathered and not yet sent.
+    private var gatheringSince: Double?
+
+    /// Longest a gathered line waits for the samples that follow it, seconds.
+    static let maximumGathering = 0.002
+
+    init(session: HeadingSession) {
+        self.session = session
+        reportsMotion = session.settings.trueNorth.position.isLive
+    }
+
+    /// The sensors are claimed again after an idle period: the smoothing starts afresh
+    /// (the old state is stale), from the wall clock of the next sample.
+    func resume() {
+        session.start(wallClockStart: nil)
+        latest = nil
+    }
+
+    /// Runs one sample and sends its lines to the clients whose filter passes. With
+    /// `more` (the next sample is ready: the rest of a buffer refill) the lines are
+    /// gathered per client and sent with the last sample of the burst, one write per
+    /// client; a line never waits longer than ``maximumGathering``.
+    func process(_ sample: SensorSample, wall: Double, now: Double, more: Bool, clients: ClientRegistry,
+                 nmeaDemand: Bool) -> ProcessOutcome {
+        let gather = more && now - (gatheringSince ?? now) < Self.maximumGathering
+        var outcome = handle(sample, wall: wall, now: now, gather: gather, clients: clients, nmeaDemand: nmeaDemand)
+        if gather {
+            if gatheringSince == nil { gatheringSince = now }
+        } else if sendGathered(clients, wall: wall) {
+            outcome.wakeLoop = true
+        }
+        return outcome
+    }
+
+    /// Writes what was gathered for each client; true when the event loop must look at one.
+    func sendGathered(_ clients: ClientRegistry, wall: Double) -> Bool {
+        gatheringSince = nil
+        return clients.sendGathered(wall: wall)
+    }
+
+    private func handle(_ sample: SensorSample, wall: Double, now: Double, gather: Bool, clients: ClientRegistry,
+                        nmeaDemand: Bool) -> ProcessOutcome {
+        var outcome = ProcessOutcome()
+        samplesProcessed &+= 1
+        let estimate = session.estimate(sample)
+        if session.hasEvents {
+            for e in session.takeEvents() { clients.broadcast(ServiceEvent(e), wall: wall) }
+        }
+        if session.hasCalibrationUpdates { outcome.wakeLoop = true }
+        guard let estimate else {
+            outcome.demand = nmeaDemand || clients.wantSamples
+            return outcome
+        }
+        let heading = session.complete(estimate)
+        latest = heading
+        latestWall = wall
+        latestMonotonic = now
+        var encoded = false
+        var anyDemand = nmeaDemand
+        for c in clients.clients where !c.closing {
+            if c.watching {
+                anyDemand = true
+                if c.filter.shouldDeliver(estimate.direction) {
+                    if !encoded {
+                        encodeHeading(heading, wall: wall)
+                        encoded = true
+                    }
+                    if gather {
+                        c.gather(line.bytes)
+                    } else if c.send(line.bytes) {
+                        outcome.wakeLoop = true
+                    }
+                    if c.steering != nil, sendSteer(c, heading: heading, wall: wall, gather: gather) { outcome.wakeLoop = true }
+                }
+            }
+            if c.pollDeadline != nil {
+                if !encoded {
+                    encodeHeading(heading, wall: wall)
+                    encoded = true
+                }
+                clients.answerPoll(c, wall: wall, headingLine: line.bytes)
+                if c.closing { outcome.wakeLoop = true }
+            }
+        }
+        outcome.demand = anyDemand
+        return outcome
+    }
+
+    private func encodeHeading(_ h: Heading, wall: Double) {
+        line.removeAll()
+        ProtocolMessages.heading(line, h, time: wall, motion: motion)
+    }
+
+    /// Speed and course of the live position, for HEADING objects.
+    private var motion: ProtocolMessages.Motion? {
+        guard reportsMotion else { return nil }
+        let p = session.trueNorth.position
+        return .init(speed: p?.speed, course: p?.course)
+    }
+
+    private func sendSteer(_ c: ClientSession, heading: Heading, wall: Double, gather: Bool) -> Bool {
+        steerLine.removeAll()
+        guard c.steering!.encode(into: steerLine, heading: heading, position: session.trueNorth.position, time: wall) else { return false }
+        if gather {
+            c.gather(steerLine.bytes)
+            return false
+        }
+        return c.send(steerLine.bytes)
+    }
+
+    /// The latest heading, if one arrived within `maximumAge` seconds (NMEA, `?POLL`, `?STEER`).
+    func latestHeading(now: Double, maximumAge: Double) -> Heading? {
+        guard let h = latest, now - latestMonotonic <= maximumAge else { return nil }
+        return h
+    }
+
+    /// Answers a `?POLL` at once with the latest heading when it is fresh; false when there is none.
+    func answerPoll(_ c: ClientSession, clients: ClientRegistry, now: Double, wall: Double) -> Bool {
+        guard let h = latestHeading(now: now, maximumAge: 1) else { return false }
+        line.removeAll()
+        ProtocolMessages.heading(line, h, time: latestWall, motion: motion)
+        clients.answerPoll(c, wall: wall, headingLine: line.bytes)
+        return true
+    }
+
+    /// Sends `c` its first STEER at once, from the latest heading when it is fresh.
+    func sendFirstSteer(_ c: ClientSession, now: Double, wall: Double) {
+        guard let h = latestHeading(now: now, maximumAge: 1), !c.closing else { return }
+        steerLine.removeAll()
+        if c.steering!.encode(into: steerLine, heading: h, position: session.trueNorth.position, time: wall) {
+            _ = c.send(steerLine.bytes)
+        }
+    }
+}
+
+/// What the sample thread reports after a sample.
+struct ProcessOutcome {
+    /// The event loop must look at a client (pending output, a failed socket), or save a calibration update.
+    var wakeLoop = false
+    /// Someone still wants headings.
+    var demand = true
+    var stop = false
+    /// ``ServiceStatus/sourceGeneration``: a reload asked for another source when it changed.
+    var sourceGeneration = 0
+}

@@ -1,0 +1,31 @@
+import LodestoneCore
+import LodestoneIIO
+
+extension IIOSensorSource: SensorHealthReporting {
+    /// Two bits per sensor (stuck, saturated): built from flags the source keeps anyway.
+    public var healthSignature: UInt32 {
+        func bits(_ h: IIOSensorHealth) -> UInt32 { (h.isStuck ? 1 : 0) | (h.isSaturated ? 2 : 0) }
+        let d = diagnostics
+        return bits(d.magnetometer) | bits(d.accelerometer) << 2 | (d.gyroscope.map(bits) ?? 0) << 4
+    }
+
+    public var healthFlags: [String] { diagnostics.flags }
+}
+
+extension HeadingEvent.Reason {
+    /// The reason of a `sourceFault` for an error of any source.
+    init(faultOf error: any SensorSourceError) {
+        guard let e = error as? IIOSourceError else {
+            self = .ioError
+            return
+        }
+        switch e {
+        case .contextUnavailable: self = .contextUnavailable
+        case .sensorNotFound, .pinnedDeviceNotFound: self = .sensorNotFound
+        case .permissionDenied: self = .permissionDenied
+        case .io: self = .ioError
+        case .timeout: self = .noData
+        case .unsupported: self = .unsupported
+        }
+    }
+}

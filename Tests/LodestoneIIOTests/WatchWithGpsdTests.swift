@@ -1,0 +1,116 @@
+import Foundation
+import LodestoneCore
+import LodestoneGeomagnetism
+import LodestoneLogs
+import LodestoneSimulatedBoard
+import LodestoneTestSupport
+import Testing
+
+/// `watch --gpsd` on a simulated board: a real gpsd, fed an NMEA track by gpsfake in the
+/// board's namespace (with a private devpts for gpsfake's pty), gives the live loop its
+/// position: true heading once there is a fix, and null again when the fix grows old.
+@Suite(.serialized, .enabled(if: Lodestone.namespaceProblem == nil || SharedData.isInCI, "skipped: \(Lodestone.namespaceProblem ?? "")"))
+struct WatchWithGpsdTests {
+    static let toolsProblem: String? = {
+        let missing = ["gpsd", "gpsfake", "gpspipe", "setpriv", "timeout"].filter { tool in
+            ["/usr/bin", "/usr/sbin", "/bin", "/sbin"].allSatisfy { !FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+        }
+        return missing.isEmpty ? nil : "missing \(missing.joined(separator: ", ")) (apt-get install gpsd gpsd-clients)"
+    }()
+
+    /// 52°30.72′ N 13°19.62′ E, 2.5 kn on course 45°, 74 m above the ellipsoid.
+    static func track(fixes: Int) -> String {
+        func nmea(_ body: String) -> String {
+            "$" + body + "*" + String(format: "%02X", body.utf8.reduce(UInt8(0), ^)) + "\r\n"
+        }
+        return (0..<fixes).map { i in
+            let t = String(format: "12%02d%02d.00", i / 60, i % 60)
+            return nmea("GPRMC,\(t),A,5230.7200,N,01319.6200,E,2.5,45.0,301126,,,A")
+                + nmea("GPGGA,\(t),5230.7200,N,01319.6200,E,1,08,0.9,34.0,M,40.0,M,,")
+        }.joined()
+    }
+
+    /// Runs `lodestone arguments…` on a simulated board with gpsd on 127.0.0.1:29470: in the
+    /// board's namespace, loopback up, a devpts of its own for gpsfake's pty, gpsfake (as nobody,
+    /// restarted until gpsd lists its device) 1 s after the command started; it stops 4 s
+    /// later, so that the fix grows old.
+    func runWithGpsd(_ arguments: [String], scratch: TemporaryDirectory) async throws -> CommandOutput {
+        let dir = scratch.directory
+        scratch.file("track.nmea", Self.track(fixes: 30))
+        try FileManager.default.createDirectory(atPath: dir + "/gpsfake-tmp", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Quaternion(axis: .unitZ, angle: 37 * Angle.radiansPerDegree))
+        defer { board.remove() }
+        board.start()
+        let command = ([Lodestone.executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let script = """
+            set -u
+            ip link set lo up
+            mkdir -p /dev/pts && mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts /dev/pts && ln -sf pts/ptmx /dev/ptmx
+            cd '\(dir)'
+            (
+              sleep 1
+              set -m
+              for attempt in 1 2 3 4 5 6 7 8; do
+                TMPDIR='\(dir)/gpsfake-tmp' setpriv --reuid=65534 --regid=65534 --clear-groups \\
+                    gpsfake -q -n -c 0.1 -P 29470 track.nmea > gpsfake.log 2>&1 &
+                G=$!
+                if timeout 2 bash -c 'until gpspipe -w -n 2 127.0.0.1:29470 2>/dev/null | grep -q /dev/pts; do sleep 0.1; done'; then break; fi
+                kill -9 -$G; wait $G 2>/dev/null
+              done
+              sleep 4
+              kill -9 -$G
+            ) > helper.log 2>&1 &
+            exec \(command)
+            """
+        let out = try await Lodestone.run(on: board, program: ["bash", "-c", script])
+        #expect(out.status == 0, "\(out.stderr.suffix(600)) \(String(decoding: FileManager.default.contents(atPath: dir + "/gpsfake.log") ?? Data(), as: UTF8.self))")
+        return out
+    }
+
+    func requireTools() throws -> Bool {
+        try #require(Lodestone.namespaceProblem == nil, "namespace tests cannot run: \(Lodestone.namespaceProblem ?? "")")
+        try #require(Self.toolsProblem == nil || !SharedData.isInCI, "\(Self.toolsProblem ?? "")")
+        return Self.toolsProblem == nil
+    }
+
+    @Test func trueHeadingFollowsGpsdsFixes() async throws {
+        guard try requireTools() else { return }
+        let out = try await runWithGpsd(["watch", "--gpsd", "127.0.0.1:29470", "--max-fix-age", "1.5", "--year", "2026.9", "--mode", "polled",
+                                         "--rate", "50", "--heading-filter", "0", "--count", "700"], scratch: TemporaryDirectory())
+        let trueNorth = out.events.filter { ($0["event"] as? String)?.hasPrefix("trueHeading") == true }
+            .map { "\($0["event"] as? String ?? "") \($0["reason"] as? String ?? "")" }
+        #expect(trueNorth.first == "trueHeadingUnavailable gpsdUnreachable", "\(trueNorth)")
+        #expect(trueNorth.contains("trueHeadingAvailable positionKnown"), "\(trueNorth)")
+        #expect(trueNorth.last == "trueHeadingUnavailable fixTooOld", "\(trueNorth)")
+        let declination = try GeomagneticModel.wmm2025.elements(latitude: 52.512, longitude: 13.327, height: 0.074, decimalYear: 2026.9).declination
+        let located = out.headings.filter { $0["trueHeading"] is Double }
+        #expect(!located.isEmpty)
+        for h in located {
+            #expect(abs(((h["declination"] as? Double) ?? .nan) - declination) < 0.001, "\(h)")
+            let magnetic = h["magneticHeading"] as? Double ?? .nan, trueHeading = h["trueHeading"] as? Double ?? .nan
+            #expect(abs(Angle.difference(from: magnetic + declination, to: trueHeading)) < 0.002)
+        }
+        #expect(out.headings.first?["declination"] is NSNull && out.headings.last?["declination"] is NSNull,
+                "null before the first fix and after it grew old")
+        print("measured watch --gpsd: \(located.count) of \(out.headings.count) headings with true heading; events \(trueNorth)")
+    }
+
+    /// `record --gpsd` writes each sample's ground speed and track from the fresh fix (2.5 kn
+    /// on course 45°), empty before the first fix and once it grew old; replay reads them back.
+    @Test func recordWritesSpeedAndTrack() async throws {
+        guard try requireTools() else { return }
+        let scratch = TemporaryDirectory()
+        let log = scratch.directory + "/drive.lslog"
+        _ = try await runWithGpsd(["record", "-o", log, "--duration", "14", "--gpsd", "127.0.0.1:29470", "--mode", "polled", "--rate", "50"],
+                                  scratch: scratch)
+        let reader = try LogReader(path: log)
+        #expect(reader.columns.contains("speed") && reader.columns.contains("track"), "\(reader.columns)")
+        var samples: [SensorSample] = []
+        while let s = try reader.nextSample() { samples.append(s) }
+        let aided = samples.filter { $0.speed != nil }
+        #expect(samples.first?.speed == nil && samples.last?.speed == nil, "none before the first fix, none once it is old")
+        #expect(aided.count > 50, "\(aided.count) of \(samples.count)")
+        #expect(aided.allSatisfy { abs($0.speed! - 2.5 * 1852 / 3600) < 0.001 && $0.track == 45 })
+        print("measured record --gpsd: \(aided.count) of \(samples.count) samples with speed and track")
+    }
+}
