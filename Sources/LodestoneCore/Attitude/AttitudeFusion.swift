@@ -369,15 +369,13 @@ public struct AttitudeFusion: Sendable {
 
     /// How far acceleration the average did not remove may have tilted the
     /// estimate, rad², beyond the filter's own tilt variance: the filter
-    /// cannot see it, since the average it follows contains it. From the
-    /// sustained acceleration the average's length shows, and from how far
-    /// the average has recently disagreed with the filter beyond its spread.
+    /// cannot see it, since the average it follows contains it. The lasting
+    /// disagreement (one that holds its direction for a sustained
+    /// acceleration's time), plus as much of the recent disagreement as the
+    /// sustained acceleration the average's length shows could explain.
     private var sustainedTiltVariance: Double {
-        let c = coefficients
-        let g2 = gravity.mean.squaredLength
-        let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared) / g2
-        let level = gravity.accelerationLevel(sampleVariance: noise.accelerometerVariance, dt: lastStep)
-        return level / g2 + max(0, gravity.disagreement - spread)
+        let level = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
+        return min(level, gravity.disagreement) + gravity.persistentDisagreement.squaredLength
     }
 
     /// Heading from the horizontal field, less any field carried with the
