@@ -316,8 +316,10 @@ public struct AttitudeFusion: Sendable {
     /// (``GravityAverage``). The average remembers the estimate of the last
     /// correlation time, and a bias error has turned the estimate since: the
     /// tilt it shows is θ + lag·δb, not θ. Read as θ alone, the lag pushes the
-    /// bias estimate further the way it is already wrong. How hard the board
-    /// moves sets how far the reading is trusted.
+    /// bias estimate further the way it is already wrong. How much of the
+    /// board's motion the average keeps (``GravityAverage/residualMotionVariance``:
+    /// quick swings average away), up to ``Settings/motionAcceleration``, sets
+    /// how far the reading is trusted.
     ///
     /// A reading beyond the gate is ignored as a sustained acceleration (a
     /// vehicle turning), but only when the average's length shows one large
@@ -330,7 +332,7 @@ public struct AttitudeFusion: Sendable {
         let east = shown.east - correction.angle.x - eastLag.dot(correction.bias)
         let north = shown.north - correction.angle.y - northLag.dot(correction.bias)
         let c = coefficients
-        let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
+        let spread = (min(gravity.residualMotionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
             / gravity.mean.squaredLength
         gravity.observe(east: east, north: north, dt: interval, persistenceTime: settings.sustainedAccelerationTime)
         let disagreement = east * east + north * north
