@@ -363,9 +363,13 @@ public struct AttitudeFusion: Sendable {
         errors.angle[0, 0] += east * east
         errors.angle[1, 1] += north * north
         let r = attitude.rotationMatrix
-        let time = settings.motionCorrelationTime
-        errors.widenBias(along: r.row0, variance: east * east / (time * time))
-        errors.widenBias(along: r.row1, variance: north * north / (time * time))
+        // A bias that built the error up over the time it went unexplained, at
+        // most the turn-on uncertainty: widening more would let one reading,
+        // acceleration and all, throw the bias anywhere.
+        let time = gravity.unexplainedFor + settings.motionCorrelationTime
+        let most = coefficients.initialBiasVariance
+        errors.widenBias(along: r.row0, variance: min(most, east * east / (time * time)))
+        errors.widenBias(along: r.row1, variance: min(most, north * north / (time * time)))
         gravity.gaveWay()
     }
 
@@ -456,7 +460,7 @@ public struct AttitudeFusion: Sendable {
         errors.forgetCompassError(variance: compassErrorVariance)
         errors.angle[2, 2] += disagreement * disagreement
         let drift = disagreement / max(lasting, 1)
-        errors.widenBias(along: r.row2, variance: drift * drift)
+        errors.widenBias(along: r.row2, variance: min(coefficients.initialBiasVariance, drift * drift))
         agreement.reset()
     }
 
