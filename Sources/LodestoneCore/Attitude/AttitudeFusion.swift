@@ -224,17 +224,21 @@ public struct AttitudeFusion: Sendable {
         var fieldAge = 0.0
         var sinceHeading = 0.0
         var rotation = 0.0
+        /// The rotation vector and the compass error's forgetting summed since the last correction.
+        var turn = Vector3.zero
+        var forgetting = 0.0
     }
 
     /// The corrections run at most this often, s: the errors they correct
     /// change over seconds, and their cost must not grow with the sample rate.
-    static let correctionInterval = 0.02
+    static let correctionInterval = 0.04
 
     /// One correction: grow the covariance over the time since the last one,
     /// then bias at rest, tilt, and heading from the latest magnetometer
     /// reading, and apply what they found.
     private mutating func correct(rotation r: Matrix3, rate: Vector3) {
         let interval = growth.time
+        completeGrowth(rotation: r)
         errors.predict(growth)
         growth = AttitudeErrorFilter.Growth()
         var correction = AttitudeErrorFilter.Correction()
@@ -244,7 +248,10 @@ public struct AttitudeFusion: Sendable {
         correctTilt(&correction, interval: interval)
         if let m = pending.field {
             correctHeading(&correction, field: m, age: pending.fieldAge, rotation: r, rate: rate, dt: pending.sinceHeading)
-            pending = PendingField()
+            pending.field = nil
+            pending.fieldAge = 0
+            pending.sinceHeading = 0
+            pending.rotation = 0
         }
         apply(correction)
         gravity.learnStrengthWhileMoving(interval: interval)
@@ -253,31 +260,41 @@ public struct AttitudeFusion: Sendable {
 
     /// Carries the attitude with the bias-corrected gyro and adds the step to
     /// the error growth since the last correction; returns the bias-corrected
-    /// rate and the new body → earth rotation.
+    /// rate and the new body → earth rotation. Only what must be summed per
+    /// sample is: the rest of the growth is worked out once per correction.
     private mutating func integrate(angularRate w: Vector3, dt: Double) -> (rate: Vector3, rotation: Matrix3) {
         let rate = w - gyroBias
         let step = rate * dt
         turned = step.length
         elapsed += dt
         lastStep = dt
-        attitude = (attitude * Self.rotation(step)).normalized
+        attitude = attitude * Self.rotation(step)
         let r = attitude.rotationMatrix
-        // A scale-factor error turns the estimate about the axis of rotation:
-        // each earth axis grows with the rotation about it.
-        let rateE = r * rate
-        let rateNoise = Vector3(abs(rateE.x), abs(rateE.y), abs(rateE.z)) * coefficients.rateErrorSquared
-        // The compass error decorrelates as the board turns, and slowly with time.
-        let forgetting = min(dt / coefficients.compassLifetime + turned / coefficients.compassCorrelationAngle,
-                             dt / settings.compassCorrelationTime)
-        let memory = 1 / (1 + forgetting)
-        compassError *= memory
         growth.rotationIntegral = growth.rotationIntegral + r * dt
         growth.time += dt
-        growth.angleNoise += (rateNoise + Vector3(1, 1, 1) * noise.gyroNoiseIntensity) * dt
-        growth.biasNoise += coefficients.biasNoise * dt
-        growth.compassMemory *= memory
-        growth.compassNoise = growth.compassNoise * memory * memory + (1 - memory * memory) * compassErrorVariance
+        pending.turn += step
+        // The compass error decorrelates as the board turns, and slowly with time.
+        pending.forgetting += min(dt * coefficients.inverseCompassLifetime + turned * coefficients.inverseCompassAngle,
+                                  dt * coefficients.inverseCompassTime)
         return (rate, r)
+    }
+
+    /// Completes the growth since the last correction: the gyro's noise and
+    /// scale error (each earth axis grows with the rotation about it), the
+    /// bias's random walk, and how much of the compass error is left.
+    private mutating func completeGrowth(rotation r: Matrix3) {
+        let time = growth.time
+        let turnE = r * pending.turn
+        growth.angleNoise = Vector3(abs(turnE.x), abs(turnE.y), abs(turnE.z)) * coefficients.rateErrorSquared
+            + Vector3(1, 1, 1) * (noise.gyroNoiseIntensity * time)
+        growth.biasNoise = coefficients.biasNoise * time
+        let memory = 1 / (1 + pending.forgetting)
+        compassError *= memory
+        growth.compassMemory = memory
+        growth.compassNoise = (1 - memory * memory) * compassErrorVariance
+        pending.turn = .zero
+        pending.forgetting = 0
+        attitude = attitude.normalized
     }
 
     /// While the board is still or turns slowly and steadily, the gyro's mean

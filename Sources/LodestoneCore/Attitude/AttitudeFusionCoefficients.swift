@@ -15,6 +15,9 @@ extension AttitudeFusion {
         let smallestCompassVariance: Double   // rad²
         let compassLifetime: Double           // s
         let compassCorrelationAngle: Double   // rad
+        let inverseCompassLifetime: Double    // 1/s
+        let inverseCompassAngle: Double       // 1/rad
+        let inverseCompassTime: Double        // 1/s
         let latencySquared: Double            // s²
         let steadyRateVariance: Double        // (rad/s)²
         let accelerationGateSquared: Double
@@ -37,6 +40,9 @@ extension AttitudeFusion {
             smallestCompassVariance = (s.smallestCompassError * r) * (s.smallestCompassError * r)
             compassLifetime = s.compassErrorLifetime
             compassCorrelationAngle = s.compassCorrelationAngle * r
+            inverseCompassLifetime = 1 / s.compassErrorLifetime
+            inverseCompassAngle = 1 / (s.compassCorrelationAngle * r)
+            inverseCompassTime = 1 / s.compassCorrelationTime
             latencySquared = s.magnetometerLatency * s.magnetometerLatency
             steadyRateVariance = (s.steadyRateUncertainty * r) * (s.steadyRateUncertainty * r)
             accelerationGateSquared = s.accelerationGate * s.accelerationGate
