@@ -21,7 +21,7 @@ extension ServiceConfiguration {
         do {
             text = try FileText.read(path, limit: 1 << 20)
         } catch {
-            throw ConfigurationError(key: "(file)", "cannot be read: \(error)", origin: path)
+            throw ConfigurationError(key: "(file)", "cannot be read: \(error)", origin: path, isAccessProblem: true)
         }
         let json: JSONValue
         do {

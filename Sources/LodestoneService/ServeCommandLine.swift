@@ -17,9 +17,6 @@ import LodestoneSession
 /// PID) with `lodestone-serve`, which links only what the service needs: no Foundation at
 /// all, not even FoundationEssentials (JSON is the package's own, `LodestoneJSON`).
 public enum ServeCommandLine {
-    /// The release reported in VERSION objects (kept equal to `lodestone --version`; tested).
-    public static let release = "0.1.0"
-
     public static let summary = "Run the heading service: JSON lines over a socket, NMEA 0183, on demand."
     public static let usage = "serve [--config FILE] [options]"
     public static let discussion = """

@@ -9,7 +9,7 @@ import LodestoneSession
 enum ReplayCommand: Command {
     static let name = "replay"
     static let summary = "Replay a recorded log through the heading pipeline and print NDJSON headings."
-    static let usage = "replay FILE [options]"
+    static let usage = "replay [FILE] [options]"
     static let discussion = """
         FILE is a plain CSV log (header time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z
         with optional gyro_x,gyro_y,gyro_z, and optional speed (m/s) and track (degrees
