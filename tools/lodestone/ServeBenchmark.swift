@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LodestoneCore
 import LodestoneLogs
+import LodestoneSession
 import LodestoneSimulatedBoard
 import LodestoneSimulation
 import Synchronization
@@ -242,17 +243,11 @@ final class BenchClient: @unchecked Sendable {
 
     func start() throws {
         running.store(true, ordering: .relaxed)
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(self).toOpaque()
-        guard pthread_create(&thread, nil, { arg in
-            let client = Unmanaged<BenchClient>.fromOpaque(arg!).takeRetainedValue()
-            client.readLoop()
-            return nil
-        }, box) == 0 else {
-            Unmanaged<BenchClient>.fromOpaque(box).release()
-            throw CommandFailure(.failure, "cannot start a client thread")
+        do {
+            try SessionThread.start { self.readLoop() }
+        } catch {
+            throw CommandFailure(.failure, "cannot start a client thread: \(error)")
         }
-        pthread_detach(thread)
     }
 
     private func readLoop() {
@@ -338,18 +333,11 @@ private final class BoardSway: @unchecked Sendable {
     func start() {
         running.store(true, ordering: .relaxed)
         finished.store(false, ordering: .relaxed)
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(self).toOpaque()
-        guard pthread_create(&thread, nil, { arg in
-            let sway = Unmanaged<BoardSway>.fromOpaque(arg!).takeRetainedValue()
-            sway.loop()
-            return nil
-        }, box) == 0 else {
-            Unmanaged<BoardSway>.fromOpaque(box).release()
+        do {
+            try SessionThread.start { self.loop() }
+        } catch {
             finished.store(true, ordering: .relaxed)
-            return
         }
-        pthread_detach(thread)
     }
 
     private func loop() {
