@@ -2,9 +2,10 @@ import Foundation
 import LodestoneTestSupport
 import Testing
 
-/// One exit-code table for every command, `serve` included; "did you mean" for a
-/// mistyped command; usage lines that say what each command takes.
-@Suite struct ExitCodeTests {
+/// What every command shares: one exit-code table (`serve` included), "did you
+/// mean" for a mistyped command or option, usage lines that say what each takes,
+/// and the README's tables that list them.
+@Suite struct CommandConsistencyTests {
     let scratch = TemporaryDirectory()
 
     /// The command names as `lodestone --help` lists them.
@@ -73,6 +74,17 @@ import Testing
             return Int(line.dropFirst(2).prefix { $0 != " " })
         }
         #expect(readmeCodes == helpCodes, "README's exit codes: \(readmeCodes)")
+    }
+
+    /// The README's command table names every command `--help` lists, and no other.
+    @Test func theReadmeListsEveryCommand() throws {
+        let readme = try String(contentsOf: SharedData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = readme.components(separatedBy: "## Commands\n").last?.components(separatedBy: "\n## ").first ?? ""
+        let listed = section.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("| `") else { return nil }
+            return line.dropFirst(3).prefix { $0 != " " && $0 != "`" }.description
+        }
+        #expect(listed.sorted() == (try Self.commandNames()).sorted(), "README: \(listed)")
     }
 
     /// The usage line shows FILE as optional where the command runs without one.
