@@ -51,8 +51,9 @@ let package = Package(
         // Pure: magnetometer/accelerometer calibration fits, coverage, profile format, SVG report.
         .target(name: "LodestoneCalibration", dependencies: ["LodestoneCore", "LodestoneJSON"]),
         // Edge: calibration profile files (atomic writes, reading with checks, per-device names),
-        // and the choice of profiles for a source's devices (IIO or a log's header).
-        .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration", "LodestoneJSON", "LodestoneLogs", "LodestoneIIO"]),
+        // and the choice of profiles for a source's devices (`SourceDevices`; the session
+        // makes them from IIO sensors or a log's header).
+        .target(name: "LodestoneCalibrationStore", dependencies: ["LodestoneCalibration", "LodestoneJSON"]),
         // Pure: geodesics on WGS84 and the turn advisor (bearing, distance, turn, arrival).
         .target(name: "LodestoneSteering", dependencies: ["LodestoneCore"]),
         // Pure: the location half of Core Location: fixes and their filter, region monitoring,

@@ -1,9 +1,8 @@
 /// A verdict a user can act on: is this calibration good enough to keep?
 ///
 /// Thresholds (`Thresholds.standard`), set from the real recordings in
-/// `../shared/data` (full-sphere tumbles reach 82–98 % coverage with fit
-/// errors of 0.5–1.9 %; BROAD's sensor noise alone gives ≈ 1.6 %) and
-/// MotionCal's limits (< 15 % gaps, < 5 % fit error):
+/// `../shared/data` and MotionCal's limits (< 15 % gaps, < 5 % fit error);
+/// the figures behind them are in docs/calibration.md:
 /// - **good**: full model, coverage ≥ 75 % and fit error ≤ 2.5 %;
 /// - **acceptable**: fit error ≤ 3 % and coverage ≥ 50 %, any model;
 /// - **poor**: anything else that was not rejected outright.

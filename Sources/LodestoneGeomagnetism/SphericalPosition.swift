@@ -1,3 +1,5 @@
+import LodestoneCore
+
 /// A point given geodetically (WGS 84), converted to the geocentric spherical
 /// coordinates in which the model's spherical harmonics are defined.
 ///
@@ -28,21 +30,21 @@ struct SphericalPosition {
     let cosRotation: Double
 
     init(latitude: Double, longitude: Double, height: Double) {
-        let geodetic = DegreeSineCosine(degrees: latitude)
-        let lambda = DegreeSineCosine(degrees: longitude)
+        let geodetic = DegreeTrigonometry.sinCos(latitude)
+        let lambda = DegreeTrigonometry.sinCos(longitude)
         let e2 = Self.eccentricitySquared
         // Radius of curvature in the prime vertical.
-        let rc = Self.semiMajorAxis / (1 - e2 * geodetic.sine * geodetic.sine).squareRoot()
-        let p = (rc + height) * geodetic.cosine
-        let z = (rc * (1 - e2) + height) * geodetic.sine
+        let rc = Self.semiMajorAxis / (1 - e2 * geodetic.sin * geodetic.sin).squareRoot()
+        let p = (rc + height) * geodetic.cos
+        let z = (rc * (1 - e2) + height) * geodetic.sin
         let r = (p * p + z * z).squareRoot()
         sinLatitude = z / r
         cosLatitude = p / r
         radiusRatio = Self.referenceRadius / r
-        sinLongitude = lambda.sine
-        cosLongitude = lambda.cosine
+        sinLongitude = lambda.sin
+        cosLongitude = lambda.cos
         // φ′ − φ from the angle-difference identities; no inverse trig needed.
-        sinRotation = sinLatitude * geodetic.cosine - cosLatitude * geodetic.sine
-        cosRotation = cosLatitude * geodetic.cosine + sinLatitude * geodetic.sine
+        sinRotation = sinLatitude * geodetic.cos - cosLatitude * geodetic.sin
+        cosRotation = cosLatitude * geodetic.cos + sinLatitude * geodetic.sin
     }
 }

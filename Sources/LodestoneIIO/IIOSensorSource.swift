@@ -174,171 +174,41 @@ public final class IIOSensorSource: SensorSource {
         }
     }
 
+    /// Opens the devices: resolve → mode → rates → triggers → engine (``IIOSourceSetup``).
     private func open() throws(IIOSourceError) {
         let cfg = configuration
-        let ctx = try IIOContext(uri: cfg.uri)
-        let devices = ctx.devices()
-        let fix = cfg.applyDriverCorrections
-        guard let mag = try IIODiscovery.resolve(.magnetometer, pin: cfg.magnetometerDevice, preferred: nil, devices: devices, uri: cfg.uri, applyCorrections: fix) else {
-            throw .sensorNotFound(kind: .magnetometer, uri: cfg.uri, lookedFor: IIOSensorKind.magnetometer.rawFiles, found: IIODiscovery.summaries(devices))
-        }
-        guard let acc = try IIODiscovery.resolve(.accelerometer, pin: cfg.accelerometerDevice, preferred: mag.device.id, devices: devices, uri: cfg.uri, applyCorrections: fix) else {
-            throw .sensorNotFound(kind: .accelerometer, uri: cfg.uri, lookedFor: IIOSensorKind.accelerometer.rawFiles, found: IIODiscovery.summaries(devices))
-        }
-        var gyro: SensorBinding? = nil
-        if cfg.useGyroscope || cfg.gyroscopeDevice != nil {
-            gyro = try IIODiscovery.resolve(.gyroscope, pin: cfg.gyroscopeDevice, preferred: acc.device.id, devices: devices, uri: cfg.uri, applyCorrections: fix)
-        }
-        let bindings = [mag, acc] + (gyro.map { [$0] } ?? [])
-        var notes: [String] = []
-        var triggers: [String: String] = [:]
+        let context = try IIOContext(uri: cfg.uri)
+        let devices = context.devices()
+        let found = try IIOSourceSetup.resolve(cfg, devices: devices)
+        var plan = try IIOSourceSetup.mode(cfg, found, devices: devices)
+        try IIOSourceSetup.rates(cfg, found, plan: &plan)
+        try IIOSourceSetup.triggers(cfg, found, plan: &plan)
+        // Bound again after the rate change, so that the metadata shows what is in force.
+        let sensors = try found.rebound(applyCorrections: cfg.applyDriverCorrections)
+        let (engine, staleMagnetometerNs) = try IIOSourceSetup.engine(cfg, context: context, sensors, plan: plan)
+        start(engine, on: context, sensors: sensors, plan: plan, staleMagnetometerNs: staleMagnetometerNs)
+    }
 
-        // Group sensors by device, in first-seen order.
-        var groups: [(device: IIODevice, sensors: [SensorBinding])] = []
-        for b in bindings {
-            if let i = groups.firstIndex(where: { $0.device.id == b.device.id }) { groups[i].sensors.append(b) } else { groups.append((b.device, [b])) }
-        }
-
-        // Decide the mode.
-        var mode = cfg.mode
-        var bufferProblems: [String] = []
-        var chosenTriggers: [String: IIODevice] = [:]
-        if mode != .polled {
-            for g in groups {
-                if g.sensors.contains(where: { $0.scanIndices.contains(nil) }) {
-                    bufferProblems.append("\(g.device.displayName) has no scan elements (no buffer)")
-                    continue
-                }
-                switch g.device.triggerState() {
-                case .notNeeded: break
-                case .set(let t): triggers[g.device.id] = t
-                case .unset, .error:
-                    if let t = IIOSensorSource.pickTrigger(for: g.device, in: devices) {
-                        chosenTriggers[g.device.id] = t
-                    } else {
-                        bufferProblems.append("\(g.device.displayName) needs a trigger and none is available; create one with `mkdir /sys/kernel/config/iio/triggers/hrtimer/lodestone` (CONFIG_IIO_HRTIMER_TRIGGER) and run again")
-                    }
-                }
-            }
-            if bufferProblems.isEmpty {
-                mode = .buffered
-            } else if mode == .buffered {
-                throw .unsupported("buffered capture is not possible on \(cfg.uri): \(bufferProblems.joined(separator: "; ")). Use --mode polled or auto.")
-            } else {
-                notes.append("polled: \(bufferProblems.joined(separator: "; "))")
-                mode = .polled
-            }
-        }
-
-        // Rates: the nearest available value on every device involved.
-        var appliedRate: [String: Double] = [:]
-        var written: Set<String> = []
-        for g in groups {
-            let wantsMag = g.sensors.count == 1 && g.sensors[0].kind == .magnetometer
-            let want = wantsMag ? (cfg.magnetometerRate ?? cfg.rate) : cfg.rate
-            var deviceRate: Double? = nil
-            for s in g.sensors {
-                guard let file = s.info.samplingFrequencyFile else { continue }
-                let key = g.device.id + "/" + file
-                if written.contains(key) { deviceRate = deviceRate ?? s.info.samplingFrequency; continue }
-                written.insert(key)
-                let available = g.device.first(of: IIODiscovery.availableFrequencyFiles(s.kind))
-                    .flatMap { try? IIODiscovery.string(g.device, $0) }.map(IIOText.numberList) ?? []
-                let text: String
-                if let best = available.min(by: { abs($0.value - want) < abs($1.value - want) }) {
-                    text = best.text
-                } else {
-                    text = want == want.rounded() ? String(Int(want)) : String(want)
-                }
-                let e = g.device.write(file, text)
-                if e == EACCES || e == EPERM {
-                    throw IIODiscovery.fileError(g.device, file, e, operation: "writing \(file)", uri: cfg.uri)
-                } else if e != 0 {
-                    notes.append("\(g.device.displayName): could not set \(file) to \(text): \(errorText(e))")
-                }
-                let now = (try? IIODiscovery.string(g.device, file)).flatMap(IIOText.double)
-                deviceRate = deviceRate ?? now
-            }
-            if let t = chosenTriggers[g.device.id] {
-                if t.has("sampling_frequency") {
-                    let text = want == want.rounded() ? String(Int(want)) : String(want)
-                    if t.write("sampling_frequency", text) != 0 { notes.append("could not set \(t.displayName) sampling_frequency") }
-                    deviceRate = (try? IIODiscovery.string(t, "sampling_frequency")).flatMap(IIOText.double) ?? deviceRate
-                }
-            }
-            appliedRate[g.device.id] = deviceRate ?? want
-        }
-        for (id, t) in chosenTriggers {
-            guard let g = groups.first(where: { $0.device.id == id }) else { continue }
-            let r = iio_device_set_trigger(g.device.pointer, t.pointer)
-            if r < 0 {
-                let e = Int32(-r)
-                if e == EACCES || e == EPERM { throw IIODiscovery.fileError(g.device, "trigger/current_trigger", e, operation: "setting the trigger", uri: cfg.uri) }
-                throw .unsupported("\(g.device.displayName): cannot set trigger \(t.name ?? t.id): \(errorText(e))")
-            }
-            triggers[id] = t.name ?? t.id
-        }
-
-        // Rebind after the rate change so the listing shows what is in force.
-        func refreshed(_ b: SensorBinding) throws(IIOSourceError) -> SensorBinding {
-            try IIODiscovery.bind(b.kind, on: b.device, applyCorrections: fix) ?? b
-        }
-        magnetometer = try refreshed(mag)
-        accelerometer = try refreshed(acc)
-        gyroscope = try gyro.map { b throws(IIOSourceError) in try refreshed(b) }
-        magTransform = cfg.boardRotation * magnetometer.mountMatrix
-        accelTransform = cfg.boardRotation * accelerometer.mountMatrix
-        gyroTransform = cfg.boardRotation * (gyroscope?.mountMatrix ?? .identity)
-
-        let newEngine: CaptureEngine
-        staleMagnetometerNs = .max
-        if mode == .buffered {
-            var plans: [DeviceCapturePlan] = []
-            for g in groups {
-                let rate = max(0.01, appliedRate[g.device.id] ?? cfg.rate)
-                var offset: Int64 = 0
-                let hasTS = g.device.channel("timestamp").map { iio_channel_is_scan_element($0) } ?? false
-                if hasTS, g.device.has("current_timestamp_clock"), let name = try? IIODiscovery.string(g.device, "current_timestamp_clock") {
-                    offset = Clock.id(named: String(IIOText.trimmed(name))).map(Clock.offsetToRealtime) ?? 0
-                }
-                let perRefill = max(1, Int(rate * cfg.bufferLatency))
-                let timeout = max(Int(cfg.readTimeout * 1000), Int(3000 * Double(perRefill) / rate))
-                plans.append(DeviceCapturePlan(deviceID: g.device.id, displayName: g.device.displayName, kinds: g.sensors.map(\.kind),
-                                               useTimestamp: hasTS, clockOffsetNs: offset, samplesPerRefill: perRefill,
-                                               periodNs: Int64(1e9 / rate), timeoutMs: timeout))
-            }
-            newEngine = try BufferedCapture(context: ctx, plans: plans)
-            if magnetometer.device.id != accelerometer.device.id {
-                let magRate = max(0.01, appliedRate[magnetometer.device.id] ?? cfg.rate)
-                staleMagnetometerNs = Int64(max(0.5, 3 / magRate + 2 * cfg.bufferLatency) * 1e9)
-            }
-        } else {
-            newEngine = PolledCapture(context: ctx, sensors: [magnetometer, accelerometer] + (gyroscope.map { [$0] } ?? []), rate: cfg.rate)
-        }
-
-        context = ctx
-        engine = newEngine
+    /// Takes an opened engine into use: the sensors' transforms, fresh held readings, the metadata.
+    private func start(_ engine: CaptureEngine, on context: IIOContext, sensors: ResolvedSensors, plan: CapturePlan,
+                       staleMagnetometerNs: Int64) {
+        magnetometer = sensors.magnetometer
+        accelerometer = sensors.accelerometer
+        gyroscope = sensors.gyroscope
+        magTransform = configuration.boardRotation * magnetometer.mountMatrix
+        accelTransform = configuration.boardRotation * accelerometer.mountMatrix
+        gyroTransform = configuration.boardRotation * (gyroscope?.mountMatrix ?? .identity)
+        self.staleMagnetometerNs = staleMagnetometerNs
+        self.context = context
+        self.engine = engine
         heldMag.reset()
         heldGyro.reset()
         if gyroscope != nil, diagnostics.gyroscope == nil { diagnostics.gyroscope = IIOSensorHealth(kind: .gyroscope) }
-        metadata.mode = mode
+        metadata.mode = plan.mode
         metadata.magnetometer = magnetometer.info
         metadata.accelerometer = accelerometer.info
         metadata.gyroscope = gyroscope?.info
-        metadata.triggers = triggers
-        metadata.notes = notes
-    }
-
-    /// A trigger for `device`: its own (`<name>-dev<N>`, `<name>-trigger`), else a
-    /// free-standing one such as an hrtimer trigger. Sysfs triggers need manual
-    /// firing and are never chosen.
-    static func pickTrigger(for device: IIODevice, in devices: [IIODevice]) -> IIODevice? {
-        let triggers = devices.filter(\.isTrigger)
-        if let name = device.name, let own = triggers.first(where: { ($0.name ?? "").hasPrefix(name + "-") }) { return own }
-        let deviceNames = devices.filter { !$0.isTrigger }.compactMap(\.name)
-        return triggers.first { t in
-            let n = t.name ?? ""
-            return !n.hasPrefix("sysfstrig") && !deviceNames.contains { n.hasPrefix($0 + "-") }
-        }
+        metadata.triggers = plan.triggers
+        metadata.notes = plan.notes
     }
 }

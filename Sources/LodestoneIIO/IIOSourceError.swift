@@ -35,11 +35,11 @@ public enum IIOSourceError: SensorSourceError, Equatable {
     public var description: String {
         switch self {
         case let .contextUnavailable(uri, e):
-            return "cannot open IIO context \(uri): \(errorText(e)). Check the URI and try `iio_info -u \(uri)`."
+            return "cannot open IIO context \(uri): \(errorText(e)). Check the URI (local:, or ip:HOST with iiod running on HOST)."
         case let .sensorNotFound(kind, uri, lookedFor, found):
-            return "no \(kind.noun) found on \(uri): looked for channels \(lookedFor.joined(separator: ", ")) on every device; found \(found.isEmpty ? "no IIO devices" : found.joined(separator: "; ")). Try `iio_info -u \(uri)` to see what the kernel exposes, or pin a device with \(kind.pinOption) DEV."
+            return "no \(kind.noun) found on \(uri): looked for channels \(lookedFor.joined(separator: ", ")) on every device; found \(found.isEmpty ? "no IIO devices" : found.joined(separator: "; ")). `lodestone devices --uri \(uri)` lists every device with its channels; pin one with \(kind.pinOption) DEV."
         case let .pinnedDeviceNotFound(kind, pin, uri, found):
-            return "\(kind.pinOption) \(pin): no device of that name or id with channels \(kind.rawFiles.joined(separator: ", ")) on \(uri); found \(found.isEmpty ? "no IIO devices" : found.joined(separator: "; ")). Try `iio_info -u \(uri)`."
+            return "\(kind.pinOption) \(pin): no device of that name or id with channels \(kind.rawFiles.joined(separator: ", ")) on \(uri); found \(found.isEmpty ? "no IIO devices" : found.joined(separator: "; ")). `lodestone devices --uri \(uri)` lists them."
         case let .permissionDenied(uri, device, file):
             return "permission denied on \(file) (\(device), \(uri)). Run as root, or install tools/99-lodestone-iio.rules into /etc/udev/rules.d/, add your user to the group it names (`iio`), run `udevadm control --reload && udevadm trigger`, and log in again."
         case let .io(uri, device, op, e):

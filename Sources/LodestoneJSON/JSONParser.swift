@@ -1,8 +1,8 @@
 /// A strict RFC 8259 JSON parser: the one JSON reader of the package (config
 /// files, client commands, gpsd reports, calibration profiles, log metadata).
 ///
-/// The daemon keeps Foundation out, even FoundationEssentials (~2 MB of
-/// resident memory for the JSON coders alone), so the package parses JSON itself. Errors say where (line and column) and what was
+/// The daemon keeps Foundation out, even FoundationEssentials (its resident memory:
+/// docs/service.md), so the package parses JSON itself. Errors say where (line and column) and what was
 /// expected. Duplicate keys are refused: in a config file the second value
 /// would silently win. Nesting is limited so that hostile input cannot
 /// exhaust the stack.

@@ -8,7 +8,7 @@ import LodestoneLogs
 import LodestoneNetwork
 import LodestoneSession
 
-/// Reads the JSON config file of `lodestone serve` (documented in the README,
+/// Reads the JSON config file of `lodestone serve` (documented in docs/service.md,
 /// example in `tools/lodestone.example.json`).
 ///
 /// Every key is optional; unknown keys are errors (a typo must not be ignored
@@ -21,7 +21,7 @@ extension ServiceConfiguration {
         do {
             text = try FileText.read(path, limit: 1 << 20)
         } catch {
-            throw ConfigurationError(key: "(file)", "cannot be read: \(error)", origin: path)
+            throw ConfigurationError(key: "(file)", "cannot be read: \(error)", origin: path, isAccessProblem: true)
         }
         let json: JSONValue
         do {

@@ -12,14 +12,11 @@ import LodestoneSession
 /// daemon executable `lodestone-serve` it runs.
 ///
 /// Why two executables: everything one executable links is mapped into every process
-/// it starts. The CLI's other commands use full Foundation (about 8 MB of resident
-/// memory); the daemon must stay small, so `lodestone serve` replaces itself (exec, same
+/// it starts. The CLI's other commands use full Foundation (several MB of resident
+/// memory: docs/service.md); the daemon must stay small, so `lodestone serve` replaces itself (exec, same
 /// PID) with `lodestone-serve`, which links only what the service needs: no Foundation at
 /// all, not even FoundationEssentials (JSON is the package's own, `LodestoneJSON`).
 public enum ServeCommandLine {
-    /// The release reported in VERSION objects (kept equal to `lodestone --version`; tested).
-    public static let release = "0.1.0"
-
     public static let summary = "Run the heading service: JSON lines over a socket, NMEA 0183, on demand."
     public static let usage = "serve [--config FILE] [options]"
     public static let discussion = """
@@ -33,7 +30,7 @@ public enum ServeCommandLine {
         --board-rotation), --source replay:FILE (--loop, --speed X or max), or
         --source simulated (a SIMULATED board for demos, paced in real time).
 
-        The config file (JSON; see the README and tools/lodestone.example.json) holds the
+        The config file (JSON; see docs/service.md and tools/lodestone.example.json) holds the
         same settings; flags override it. SIGHUP reloads the file and the calibration
         profiles (found again for the devices, by default); SIGTERM stops cleanly. Logs go to standard error (journald priorities
         under systemd); with NOTIFY_SOCKET set it speaks sd_notify (Type=notify).

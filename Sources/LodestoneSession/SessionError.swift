@@ -1,4 +1,5 @@
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneIIO
 import LodestoneLogs
 
@@ -26,7 +27,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The kind of a calibration profile's problem.
-    init(_ error: CalibrationFileError) {
+    public init(_ error: CalibrationFileError) {
         self.init(error.isAccessProblem ? .inaccessible : .badInput, "calibration: \(error)")
     }
 
@@ -45,6 +46,18 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         switch error.kind {
         case .cannotOpen, .writeFailed: self.init(.inaccessible, error.description)
         default: self.init(.badInput, error.description)
+        }
+    }
+}
+
+extension ExitCode {
+    /// The exit code of a session's problem: the one table of every command.
+    public init(_ kind: SessionError.Kind) {
+        switch kind {
+        case .badInput: self = .badInput
+        case .usage: self = .usage
+        case .inaccessible: self = .inaccessible
+        case .failure: self = .failure
         }
     }
 }

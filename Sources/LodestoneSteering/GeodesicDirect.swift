@@ -26,10 +26,10 @@ extension Geodesic {
     /// auxiliary sphere via the reverted series, then the spherical triangle,
     /// then back to latitude and (corrected) longitude. Azimuth in [-180°, 180°].
     func solveDirect(lat1: Double, lon1: Double, azi1: Double, s12: Double) -> (lat2: Double, lon2: Double, azi2: Double) {
-        let (salp1, calp1) = DegreeMath.sinCos(DegreeMath.roundTiny(Angle.normalized180(azi1)))
-        var (sbet1, cbet1) = DegreeMath.sinCos(DegreeMath.roundTiny(lat1))
+        let (salp1, calp1) = DegreeTrigonometry.sinCos(GeodesicMath.roundTiny(Angle.normalized180(azi1)))
+        var (sbet1, cbet1) = DegreeTrigonometry.sinCos(GeodesicMath.roundTiny(lat1))
         sbet1 *= oneMinusF
-        DegreeMath.normalize(&sbet1, &cbet1)
+        GeodesicMath.normalize(&sbet1, &cbet1)
         cbet1 = max(Tolerance.tiny, cbet1)
 
         let salp0 = salp1 * cbet1
@@ -38,7 +38,7 @@ extension Geodesic {
         var ssig1 = sbet1
         var csig1 = sbet1 != 0 || calp1 != 0 ? cbet1 * calp1 : 1
         let somg1 = salp0 * sbet1, comg1 = csig1
-        DegreeMath.normalize(&ssig1, &csig1)
+        GeodesicMath.normalize(&ssig1, &csig1)
 
         let k2 = calp0 * calp0 * secondEccentricitySquared
         let eps = k2 / (2 * (1 + (1 + k2).squareRoot()) + k2)
@@ -68,7 +68,7 @@ extension Geodesic {
         let lam12 = omg12 - flattening * longitudeSeries.a3(eps) * salp0
             * (sig12 + c3.value(sin: ssig2, cos: csig2) - c3.value(sin: ssig1, cos: csig1))
         let lon2 = Angle.normalized180(Angle.normalized180(lon1) + lam12 * Angle.degreesPerRadian)
-        let lat2 = DegreeMath.atan2Degrees(sbet2, oneMinusF * cbet2)
-        return (lat2, lon2, DegreeMath.atan2Degrees(salp2, calp2))
+        let lat2 = DegreeTrigonometry.atan2Degrees(sbet2, oneMinusF * cbet2)
+        return (lat2, lon2, DegreeTrigonometry.atan2Degrees(salp2, calp2))
     }
 }

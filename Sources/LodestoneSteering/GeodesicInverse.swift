@@ -42,21 +42,21 @@ extension Geodesic {
                       lat2 inputLat2: Double, lon2: Double) -> (azi1: Double, azi2: Double, distance: Double) {
         let b = polarRadius
 
-        let (difference, differenceError) = DegreeMath.longitudeDifference(lon1, lon2)
+        let (difference, differenceError) = GeodesicMath.longitudeDifference(lon1, lon2)
         var lonSign: Double = difference.sign == .minus ? -1 : 1
-        let lon12 = lonSign * DegreeMath.roundTiny(difference)
+        let lon12 = lonSign * GeodesicMath.roundTiny(difference)
         // 180° − lon12, exact: near-antipodal points depend on it.
-        let lon12Supplement = DegreeMath.roundTiny((180 - lon12) - lonSign * differenceError)
+        let lon12Supplement = GeodesicMath.roundTiny((180 - lon12) - lonSign * differenceError)
         let lam12 = lon12 * Angle.radiansPerDegree
         var slam12: Double, clam12: Double
         if lon12 > 90 {
-            (slam12, clam12) = DegreeMath.sinCos(lon12Supplement)
+            (slam12, clam12) = DegreeTrigonometry.sinCos(lon12Supplement)
             clam12 = -clam12
         } else {
-            (slam12, clam12) = DegreeMath.sinCos(lon12)
+            (slam12, clam12) = DegreeTrigonometry.sinCos(lon12)
         }
 
-        var lat1 = DegreeMath.roundTiny(inputLat1), lat2 = DegreeMath.roundTiny(inputLat2)
+        var lat1 = GeodesicMath.roundTiny(inputLat1), lat2 = GeodesicMath.roundTiny(inputLat2)
         let swapped = abs(lat1) < abs(lat2)
         if swapped {
             lonSign = -lonSign
@@ -68,13 +68,13 @@ extension Geodesic {
 
         // Reduced latitudes β (tan β = (1 − f) tan φ). At a pole cos β is "tiny", not 0,
         // so that the pole is treated as the limit of nearby points.
-        var (sbet1, cbet1) = DegreeMath.sinCos(lat1)
+        var (sbet1, cbet1) = DegreeTrigonometry.sinCos(lat1)
         sbet1 *= oneMinusF
-        DegreeMath.normalize(&sbet1, &cbet1)
+        GeodesicMath.normalize(&sbet1, &cbet1)
         cbet1 = max(Tolerance.tiny, cbet1)
-        var (sbet2, cbet2) = DegreeMath.sinCos(lat2)
+        var (sbet2, cbet2) = DegreeTrigonometry.sinCos(lat2)
         sbet2 *= oneMinusF
-        DegreeMath.normalize(&sbet2, &cbet2)
+        GeodesicMath.normalize(&sbet2, &cbet2)
         cbet2 = max(Tolerance.tiny, cbet2)
         // |β1| = |β2| must test equal below; settle it with whichever of sin and cos resolves it.
         if cbet1 < -sbet1 {
@@ -154,7 +154,7 @@ extension Geodesic {
         calp1 *= swapSign * latSign
         salp2 *= swapSign * lonSign
         calp2 *= swapSign * latSign
-        return (DegreeMath.atan2Degrees(salp1, calp1), DegreeMath.atan2Degrees(salp2, calp2), distance)
+        return (DegreeTrigonometry.atan2Degrees(salp1, calp1), DegreeTrigonometry.atan2Degrees(salp2, calp2), distance)
     }
 
     /// Finds α1 with zero longitude residual: Newton's method, safeguarded by a
@@ -203,7 +203,7 @@ extension Geodesic {
                     if nextSalp1 > 0 {
                         calp1 = calp1 * cstep - salp1 * sstep
                         salp1 = nextSalp1
-                        DegreeMath.normalize(&salp1, &calp1)
+                        GeodesicMath.normalize(&salp1, &calp1)
                         newtonConverging = abs(v) <= 16 * Tolerance.epsilon
                         continue
                     }
@@ -212,7 +212,7 @@ extension Geodesic {
             // Newton failed or left (0°, 180°): bisect the bracket.
             salp1 = (salp1a + salp1b) / 2
             calp1 = (calp1a + calp1b) / 2
-            DegreeMath.normalize(&salp1, &calp1)
+            GeodesicMath.normalize(&salp1, &calp1)
             newtonConverging = false
             bracketExhausted = abs(salp1a - salp1) + (calp1a - calp1) < bisectionTolerance
                 || abs(salp1 - salp1b) + (calp1 - calp1b) < bisectionTolerance

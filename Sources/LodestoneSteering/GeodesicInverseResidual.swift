@@ -45,7 +45,7 @@ extension Geodesic {
         // σ and ω measured from the equator crossing (tan σ = tan β / cos α, tan ω = sin α0 tan σ).
         var ssig1 = sbet1, csig1 = calp1 * cbet1
         let somg1 = salp0 * sbet1, comg1 = calp1 * cbet1
-        DegreeMath.normalize(&ssig1, &csig1)
+        GeodesicMath.normalize(&ssig1, &csig1)
 
         let salp2 = cbet2 != cbet1 ? salp0 / cbet2 : salp1
         // cos α2 from Clairaut, using whichever of cos β or sin β differences is accurate.
@@ -60,7 +60,7 @@ extension Geodesic {
         }
         var ssig2 = sbet2, csig2 = calp2 * cbet2
         let somg2 = salp0 * sbet2, comg2 = calp2 * cbet2
-        DegreeMath.normalize(&ssig2, &csig2)
+        GeodesicMath.normalize(&ssig2, &csig2)
 
         let sig12 = atan2(max(0, csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
         let somg12 = max(0, comg1 * somg2 - somg1 * comg2)

@@ -57,7 +57,7 @@ extension Geodesic {
         if isShort && ssig12 < shortLineTolerance {
             var salp2 = cbet1 * somg12
             var calp2 = sbet12 - cbet1 * sbet2 * (comg12 >= 0 ? somg12 * somg12 / (1 + comg12) : 1 - comg12)
-            DegreeMath.normalize(&salp2, &calp2)
+            GeodesicMath.normalize(&salp2, &calp2)
             shortLine = (atan2(ssig12, csig12), salp2, calp2, dnm)
         } else if abs(n) > 0.1 || csig12 >= 0 || ssig12 >= 6 * abs(n) * .pi * cbet1 * cbet1 {
             // Not nearly antipodal: the spherical guess converges.
@@ -88,7 +88,7 @@ extension Geodesic {
         }
         // Newton works on α1 in (0°, 180°); a guess outside it restarts from due east.
         if !(salp1 <= 0) {
-            DegreeMath.normalize(&salp1, &calp1)
+            GeodesicMath.normalize(&salp1, &calp1)
         } else {
             salp1 = 1
             calp1 = 0

@@ -97,7 +97,7 @@ import Testing
         let version = try CommandRunner.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let help = try CommandRunner.run(["help", "serve"])
         #expect(help.status == 0 && help.stdout.contains("--gpsd HOST:PORT"))
-        // The daemon's VERSION object carries ServeCommandLine.release; it must match the CLI's.
+        // The daemon's VERSION object and the CLI's --version both say LodestoneRelease.version.
         let lean = CommandRunner.executable.deletingLastPathComponent().appendingPathComponent("lodestone-serve").path
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ls-v-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -15,12 +15,21 @@ struct LiveCalibrationTests {
     /// Runs `lodestone ARGS` inside the board's namespace while `turn` moves the board.
     /// With `interruptAfter`, SIGINT goes to `lodestone` after that many seconds: it
     /// is the forked child of the `unshare` process this test starts (found by PID).
-    func run(_ board: SimulatedBoard, _ arguments: [String], interruptAfter: Double? = nil,
+    /// With `terminalColumns`, it runs on a terminal that wide (util-linux `script`
+    /// makes one), and standard output and error both come back in `stdout`.
+    func run(_ board: SimulatedBoard, _ arguments: [String], interruptAfter: Double? = nil, terminalColumns: Int? = nil,
              turn: @escaping @Sendable (Double) -> Quaternion?) throws -> CommandRunner.Result {
         try #require(Self.problem == nil, "namespace tests cannot run: \(Self.problem ?? "")")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = board.namespaceCommand(backend: .local, program: [CommandRunner.executable.path] + arguments)
+        let command = board.namespaceCommand(backend: .local, program: [CommandRunner.executable.path] + arguments)
+        if let terminalColumns {
+            let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            p.arguments = ["script", "-qec", "stty cols \(terminalColumns) rows 50; exec /usr/bin/env \(quoted)", "/dev/null"]
+            p.standardInput = FileHandle.nullDevice
+        } else {
+            p.arguments = command
+        }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -83,18 +92,33 @@ struct LiveCalibrationTests {
         #expect(r.stderr.contains("Turn the board slowly"))
     }
 
-    /// A board nobody turns: at the timeout the verdict says why, and nothing is saved.
+    /// A board nobody turns, on an 80-column terminal: the guidance is redrawn in place,
+    /// every line fits (wrapped, nothing cut off), the coverage map has its legend; at
+    /// the timeout the verdict says why, and nothing is saved.
     @Test func aStillBoardTimesOutWithAClearVerdict() throws {
         let board = try SimulatedBoard(layout: .hmc5883lMPU6050, hardIron: Vector3(25, -12, 30))
         defer { board.remove() }
         board.start()
         let profile = scratch.path("still.json")
-        let r = try run(board, ["calibrate", "--uri", "local:", "--timeout", "3", "-o", profile]) { _ in nil }
+        let r = try run(board, ["calibrate", "--uri", "local:", "--timeout", "3", "-o", profile], terminalColumns: 80) { _ in nil }
         #expect(r.status == 1, "\(r.stdout)\n\(r.stderr.suffix(800))")
         #expect(r.stdout.contains("stopped after"), "\(r.stdout)")
         #expect(r.stdout.contains("timeout"))
         #expect(r.stdout.contains("verdict: REJECTED"))
         #expect(!FileManager.default.fileExists(atPath: profile))
+
+        // The live block: each row is drawn after "erase line" (ESC [2K).
+        let drawn = r.stdout.components(separatedBy: "\u{1B}[2K").dropFirst().map { $0.prefix { !$0.isNewline } }
+        try #require(!drawn.isEmpty, "no live progress on the terminal: \(r.stdout.prefix(1500))")
+        let tooWide = drawn.filter { $0.count > 79 }
+        #expect(tooWide.isEmpty, "rows wider than the terminal: \(tooWide)")
+        #expect(!drawn.contains { $0.contains("…") }, "a row was cut off")
+        let lastBlock = drawn.suffix(24).joined(separator: "\n")
+        #expect(lastBlock.contains("next      aim the board's") && lastBlock.contains("magnetic equator)"), "\(lastBlock)")
+        #expect(lastBlock.contains("+x       +y       −x       −y") && lastBlock.contains("# field seen there  . not yet"), "\(lastBlock)")
+        // The instructions fit too.
+        let instructions = r.stdout.split(whereSeparator: \.isNewline).drop { !$0.hasPrefix("Turn the board slowly") }.prefix(4)
+        #expect(instructions.count == 4 && instructions.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).count <= 79 }, "\(instructions) in \(r.stdout.prefix(600))")
     }
 
     /// Ctrl-C stops collecting, prints the verdict of what was collected, saves nothing, exit 130.

@@ -4,7 +4,8 @@ import Testing
 
 /// Fits on the real recordings in `../shared/data`. Expected offsets are the
 /// data READMEs' own fits (made with other tools), so they check this code
-/// independently; bounds are loose enough for method differences.
+/// independently; bounds are loose enough for method differences. The figures
+/// measured are in docs/calibration.md ("Real recordings").
 @Suite struct RealDataTests {
     static let sunsided = "hmc5883l-mpu6050-sunsided/full-sphere_hmc5883l.csv"
     static let sunsidedTurn = "hmc5883l-mpu6050-sunsided/rotate-ccw-around-z-pointing-up_hmc5883l.csv"
@@ -21,8 +22,8 @@ import Testing
         let fit = try fitter.fit(fields)
         #expect(fit.model == .full)
         #expect((fit.offset - Vector3(-0.7, -10.5, 2.0)).length < 1)
-        #expect(fit.fitErrorPercent < 1)     // measured 0.46 %
-        #expect(fit.residualRMS < 0.5)       // measured 0.24 µT
+        #expect(fit.fitErrorPercent < 1)
+        #expect(fit.residualRMS < 0.5)
         #expect((45...60).contains(fit.fittedMagnitude))
         #expect(fit.coveragePercent > 75)
         #expect(fit.grade == .good)
@@ -48,7 +49,7 @@ import Testing
         let fit = try fitter.fit(fields)
         #expect(fit.model == .full)
         #expect((fit.offset - Vector3(14.8, 39.0, -5.9)).length < 1.5)
-        #expect(fit.fitErrorPercent < 2)     // measured 1.25 %
+        #expect(fit.fitErrorPercent < 2)
         #expect((29...33).contains(fit.fittedMagnitude))
         // The offset is larger than the field: raw |B| spans roughly 10–90 µT.
         let raw = fields.map(\.length)
@@ -69,7 +70,7 @@ import Testing
         let fit = try fitter.fit(fields)
         #expect((fit.offset - offset).length < 3, "\(trial): \(fit.offset)")
         #expect(abs(fit.fittedMagnitude - 44) < 2)
-        #expect(fit.fitErrorPercent < 3)     // measured 1.78 / 1.99 / 2.01 % (15 / 4 / 1 outliers left out)
+        #expect(fit.fitErrorPercent < 3)
         #expect(fit.residuals.outlierCount < fields.count / 50)
         // The whole 1 cm log mixes two offsets (magnet on, magnet off): refused.
         if trial.hasPrefix("32") {
@@ -85,7 +86,7 @@ import Testing
         let fit = try fitter.fit(rows.map { Vector3($0[7], $0[8], $0[9]) }, expectedMagnitude: 49.8)
         #expect(fit.model == .full)
         #expect(fit.offset.length < 1.5)
-        #expect(fit.fitErrorPercent < 2.5)   // measured 1.88 %
+        #expect(fit.fitErrorPercent < 2.5)
         #expect(abs((fit.magnitudeRatio ?? 0) - 0.9) < 0.03) // README: |B| ≈ 44 µT vs WMM F = 49.8 µT
     }
 
@@ -99,9 +100,9 @@ import Testing
         let times = acc.indices.map { Double($0) / 100 }
         let calibrator = AccelerometerCalibrator(detector: StillSegmentDetector(window: 0.2, minimumDuration: 0.3))
         let (fit, segments) = try calibrator.fit(times: times, accelerations: acc)
-        #expect(segments.count >= 50)        // measured 115
+        #expect(segments.count >= 50)
         #expect((fit.offset / g - Vector3(-0.021, 0.009, 0.015)).length < 0.003)
-        #expect(fit.fitErrorPercent < 0.3)   // measured 0.09 %
+        #expect(fit.fitErrorPercent < 0.3)
         let corrected = segments.map { fit.apply($0.meanAcceleration).length }
         #expect(corrected.allSatisfy { abs($0 - g) < 0.1 })
         // Raw, the rests' |a| spread further from g than after calibration.

@@ -229,7 +229,7 @@ import LodestoneCore
     @Test func errorsSayWhatToDo() {
         let e = IIOSourceError.sensorNotFound(kind: .magnetometer, uri: "ip:10.0.0.2", lookedFor: IIOSensorKind.magnetometer.rawFiles,
                                               found: ["iio:device0 lis3dh: accel_x, accel_y, accel_z"])
-        #expect(e.description.contains("iio_info -u ip:10.0.0.2") && e.description.contains("in_magn_x_raw") && e.description.contains("lis3dh"))
+        #expect(e.description.contains("lodestone devices --uri ip:10.0.0.2") && e.description.contains("in_magn_x_raw") && e.description.contains("lis3dh"))
         #expect(!e.isTransient)
         #expect(IIOSourceError.io(uri: "local:", device: "lis3mdl", operation: "reading", errno: EIO).isTransient)
         #expect(IIOSourceError.io(uri: "local:", device: "lis3mdl", operation: "reading", errno: ENODEV).isTransient)

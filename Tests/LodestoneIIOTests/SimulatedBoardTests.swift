@@ -117,7 +117,7 @@ struct SimulatedBoardTests {
         let out = try await Lodestone.run(on: board, ["watch", "--count", "1"])
         #expect(out.status == 3)
         #expect(out.stdout.isEmpty)
-        for needle in ["accelerometer", "local:", "in_accel_x_raw", "hmc5883l", "magn_x", "iio_info -u local:", "--accel"] {
+        for needle in ["accelerometer", "local:", "in_accel_x_raw", "hmc5883l", "magn_x", "lodestone devices --uri local:", "--accel"] {
             #expect(out.stderr.contains(needle), "error text lacks \(needle): \(out.stderr)")
         }
     }

@@ -128,7 +128,8 @@ import Testing
             try ServiceConfiguration().applying(file: bad)
         }
         let missing = dir.appendingPathComponent("missing.json").path
-        #expect(throws: ConfigurationError(key: "(file)", "cannot be read: No such file or directory", origin: missing)) {
+        // A file that cannot be read is an access problem (exit 3), not a bad value (1).
+        #expect(throws: ConfigurationError(key: "(file)", "cannot be read: No such file or directory", origin: missing, isAccessProblem: true)) {
             try ServiceConfiguration().applying(file: missing)
         }
         let typo = dir.appendingPathComponent("typo.json").path

@@ -75,9 +75,6 @@ struct ServeOnSimulatedBoardTests {
             _ = c.collect(for: 0.6)
             #expect(bufferEnabled() == ["0", "0"], "round \(round): released after the last watcher left")
         }
-        if ProcessInfo.processInfo.environment["LODESTONE_SERVE_MEASURE"] == "1", let pid = findProcess(containing: [socket]) {
-            try measureCPU(pid: pid, socket: socket)
-        }
         let sorted = latencies.sorted()
         print("measured first heading after ?WATCH on a simulated IIO board (lis3mdl+lis3dh, buffered, 100 Hz, devices reopened each time): median \(Int(sorted[2] * 1000)) ms, worst \(Int(sorted[4] * 1000)) ms")
         #expect(sorted[2] < 0.2, "median first-heading latency \(sorted[2]) s")
@@ -142,32 +139,6 @@ extension ServeOnSimulatedBoardTests {
         #expect(service.stderr.contains("using the matching calibration \(profilePath) (magnetometer, full model, grade good"), "\(service.stderr)")
         kill(pid, SIGTERM)
         #expect(service.waitExit(timeout: 10) == 0)
-    }
-
-    /// Opt-in (LODESTONE_SERVE_MEASURE=1, best with LODESTONE_EXECUTABLE set to a release
-    /// build): the daemon's CPU over 10 s with 1 and 10 clients at headingFilter 0.
-    func measureCPU(pid: Int32, socket: String) throws {
-        func cpu() -> Double {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-            return tasks.reduce(0) { sum, t in
-                let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(t)/schedstat", encoding: .utf8)) ?? "0"
-                return sum + (Double(text.split(separator: " ").first ?? "0") ?? 0)
-            }
-        }
-        for count in [1, 10] {
-            let clients = try (0..<count).map { _ in try ProtocolClient(path: socket) }
-            for c in clients { c.send(#"?WATCH={"enable":true,"headingFilter":0};"# + "\n") }
-            usleep(2_000_000)
-            let readers = clients.map { c in Thread { _ = c.collect(for: 11) } }
-            readers.forEach { $0.start() }
-            let c0 = cpu(), t0 = Date()
-            usleep(10_000_000)
-            let percent = (cpu() - c0) / 1e9 / Date().timeIntervalSince(t0) * 100
-            print("measured lodestone serve on a simulated IIO board (buffered, 100 Hz), \(count) client(s), headingFilter 0: CPU \(String(format: "%.3f", percent)) % of one core, RSS \(Int(residentKB(pid) ?? 0)) kB")
-            usleep(1_500_000)
-            clients.forEach { $0.close() }
-            usleep(500_000)
-        }
     }
 }
 

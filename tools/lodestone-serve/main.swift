@@ -4,17 +4,17 @@
 import Glibc
 #endif
 import LodestoneCommandLine
+import LodestoneCore
 import LodestoneService
+import LodestoneSession
 
-/// Runs the service with `arguments`; returns the exit code (the table of every
-/// command): 0 stopped by SIGTERM or the end of a replay, 1 bad config/profile/log,
-/// 2 bad flags, 3 a socket/file/device that cannot be opened, 4 a sensor failure,
-/// 130 SIGINT.
-func serve(_ arguments: [String]) -> Int32 {
+/// Runs the service with `arguments`; returns the exit code, from the table of every
+/// command (``ExitCode``).
+func serve(_ arguments: [String]) -> ExitCode {
     let log = ServiceLog(threshold: arguments.contains("-v") || arguments.contains("--verbose") ? .debug : .info)
     if arguments.contains("--help") || arguments.contains("-h") {
         print(ServeCommandLine.helpText, terminator: "")
-        return 0
+        return .success
     }
     let parsed: CommandLineArguments
     let configuration: ServiceConfiguration
@@ -24,10 +24,13 @@ func serve(_ arguments: [String]) -> Int32 {
         configuration = try ServeCommandLine.configuration(parsed)
     } catch let e as UsageError {
         log.error("serve: \(e)\nTry 'lodestone help serve'.")
-        return 2
+        return .usage
+    } catch let e as ConfigurationError {
+        log.error(e.description)
+        return e.isAccessProblem ? .inaccessible : .badInput
     } catch {
         log.error("\(error)")
-        return 1
+        return .badInput
     }
     if case .simulated = configuration.heading.source {
         log.notice("the source is a SIMULATED board (demo motion), not a sensor")
@@ -36,29 +39,20 @@ func serve(_ arguments: [String]) -> Int32 {
     let reload: HeadingService.Reload = { try ServeCommandLine.configuration(parsed) }
     let service: HeadingService
     do {
-        service = try HeadingService(configuration: configuration, release: ServeCommandLine.release, log: log, reload: reload)
+        service = try HeadingService(configuration: configuration, release: LodestoneRelease.version, log: log, reload: reload)
     } catch {
         var text = error.description
         if case .iio = configuration.heading.source, parsed.string("source") == nil, parsed.string("config") == nil {
             text += " (No IIO sensors here? '--source simulated' serves a simulated board for a demo.)"
         }
         log.error(text)
-        return exitCode(error.kind)
+        return ExitCode(error.kind)
     }
     switch service.run() {
-    case .stopped(let signal): return signal == SIGINT ? 130 : 0
-    case .sourceEnded: return 0
-    case .failed(let error): return exitCode(error.kind)
+    case .stopped(let signal): return signal == SIGINT ? .interrupted : .success
+    case .sourceEnded: return .success
+    case .failed(let error): return ExitCode(error.kind)
     }
 }
 
-func exitCode(_ kind: ServiceError.Kind) -> Int32 {
-    switch kind {
-    case .badInput: return 1
-    case .usage: return 2
-    case .inaccessible: return 3
-    case .failure: return 4
-    }
-}
-
-exit(serve(Array(CommandLine.arguments.dropFirst())))
+exit(serve(Array(CommandLine.arguments.dropFirst())).rawValue)

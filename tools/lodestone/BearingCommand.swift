@@ -7,7 +7,7 @@ import LodestoneSteering
 enum BearingCommand: Command {
     static let name = "bearing"
     static let summary = "Bearing and distance to a target on the WGS 84 ellipsoid, and which way to turn."
-    static let usage = "bearing --from LAT,LON --to LAT,LON [--heading DEG] [--json]"
+    static let usage = "bearing --from LAT,LON --to LAT,LON [--heading DEG] [options]"
     static let discussion = """
         The bearing is the initial direction of the shortest path (geodesic) on the WGS 84
         ellipsoid, degrees clockwise from true north; the distance is in metres (Karney's

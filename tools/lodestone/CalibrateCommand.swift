@@ -38,10 +38,9 @@ enum CalibrateCommand: Command {
         positions (each face up, ~2 s each; live or from a log), scaled to standard
         gravity, or to normal gravity at --lat.
 
-        Exit codes: 0 saved (or fitted from a log that names no device, without -o),
-        1 rejected or poor, 2 usage, 3 device or file not accessible (a profile or plot
-        that cannot be written included: the report is printed first), 4 sensor failure,
-        130 Ctrl-C.
+        Exit codes (the table of every command, 'lodestone --help'): 0 saved (or fitted
+        from a log that names no device, without -o); 1 also when rejected or poor; 3 also
+        when the profile or plot cannot be written (the report is printed first).
         """
     static let options: [CommandLineOption] = [
         .value("from", "LOG", "Calibrate from a recorded log instead of a live sensor ('-' = standard input)."),
@@ -98,6 +97,7 @@ enum CalibrateCommand: Command {
             var lines = CalibrationReport.text(outcome)
             lines += outcome.improvements.map { "  to improve: " + $0 }
             lines.append(CalibrationReport.verdictLine(outcome, saved: saved, note: note))
+            if isatty(1) == 1 { lines = TextWrap.wrap(lines, width: ProgressView.width()) }
             print(lines.joined(separator: "\n"))
         }
         if let plotFailure { Console.error("--plot: \(plotFailure)") }

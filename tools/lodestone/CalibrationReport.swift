@@ -35,7 +35,7 @@ enum CalibrationReport {
                 coverage += "; largest gap: field along \(CoverageMapText.boardPart(gap))"
             }
             lines.append(row("coverage", coverage))
-            lines += CoverageMapText.rows(fit.coverage).map { String(repeating: " ", count: 11) + $0 }
+            lines += (CoverageMapText.rows(fit.coverage) + CoverageMapText.legend()).map { String(repeating: " ", count: 11) + $0 }
         } else {
             lines.append(row("coverage", "\(fit.coverage.filledRegions) of 100 regions hold positions (good ≥ \(Format.fixed(t.goodCoveragePercent, 0)))"))
         }

@@ -1,5 +1,5 @@
 import LodestoneCommandLine
-import LodestoneLogs
+import LodestoneSession
 
 /// One `lodestone` subcommand: its help text, its options, and what it does.
 protocol Command: SendableMetatype {
@@ -13,21 +13,6 @@ protocol Command: SendableMetatype {
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode
 }
 
-/// Exit codes, documented in the README.
-enum ExitCode: Int32 {
-    case success = 0
-    /// Bad input data: a malformed log, profile or config.
-    case badInput = 1
-    /// The command was called wrongly.
-    case usage = 2
-    /// A file or device could not be opened, read or written.
-    case inaccessible = 3
-    /// A sensor or service failed at run time.
-    case failure = 4
-    /// Stopped by SIGINT.
-    case interrupted = 130
-}
-
 /// An error that already knows its exit code and message.
 struct CommandFailure: Error, CustomStringConvertible {
     let exitCode: ExitCode
@@ -37,14 +22,10 @@ struct CommandFailure: Error, CustomStringConvertible {
         self.exitCode = exitCode
         description = message
     }
-}
 
-extension LogError {
-    var exitCode: ExitCode {
-        switch kind {
-        case .cannotOpen, .writeFailed: return .inaccessible
-        default: return .badInput
-        }
+    /// A session's problem (a log, a profile, a device), with the exit code of its kind.
+    init(_ error: SessionError) {
+        self.init(ExitCode(error.kind), error.description)
     }
 }
 

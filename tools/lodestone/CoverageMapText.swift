@@ -6,7 +6,8 @@ import LodestoneCore
 enum CoverageMapText {
     /// One row per band (north cap first), `width` characters each; a region
     /// takes a share of its row in proportion to its longitude span, so the
-    /// picture is area-true like the SVG map. `#` = samples, `.` = none.
+    /// picture is area-true like the SVG map. `#` = samples, `.` = none; the
+    /// ``legend(width:)`` lines go under it.
     static func rows(_ coverage: SphereCoverage, width: Int = 36) -> [String] {
         var rows: [String] = []
         var start = 0
@@ -21,6 +22,17 @@ enum CoverageMapText {
             start += count
         }
         return rows
+    }
+
+    /// The two lines under the map: where the columns point (longitude about z, from +x
+    /// through +y; sector 0 of every band starts at +x), and what the marks mean.
+    static func legend(width: Int = 36) -> [String] {
+        var axes = Array(repeating: Character(" "), count: width)
+        for (i, name) in ["+x", "+y", "−x", "−y"].enumerated() {
+            for (j, c) in name.enumerated() where i * width / 4 + j < width { axes[i * width / 4 + j] = c }
+        }
+        return ["   " + String(axes).trimmingSpaces,
+                "   # field seen there  . not yet (directions in the board's axes)"]
     }
 
     /// The part of the board a body-frame direction points out of, e.g.

@@ -13,8 +13,8 @@ enum DevicesCommand: Command {
         offered, and its mount matrix (v_device = M · v_chip, from the file named).
         For every device: whether it can be read buffered, and through which trigger.
         --json prints the same as a JSON array (one object per device).
-        Exit code 3 when the context cannot be opened (no IIO, no permission, iiod
-        unreachable).
+        Exit code 3 (as every command) when the context cannot be opened: no IIO, no
+        permission, iiod unreachable.
         """
     static let options: [CommandLineOption] = [
         .value("uri", "URI", "libiio context: local: (default), ip:HOST[:PORT], usb:…, serial:…"),

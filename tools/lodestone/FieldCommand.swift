@@ -11,7 +11,7 @@ import LodestoneLogs
 enum FieldCommand: Command {
     static let name = "field"
     static let summary = "Evaluate the bundled World Magnetic Model (WMM2025 or WMMHR2025) at a place and date."
-    static let usage = "field --lat LAT --lon LON [options] | field --batch [--model M] [--json] [--allow-extrapolation]"
+    static let usage = "field --lat LAT --lon LON [options]  |  field --batch [--model M] [--json] [--allow-extrapolation]"
     static let discussion = """
         Prints the field elements X (north), Y (east), Z (down), H, F in nT, I and D in
         degrees, GV (grid variation, defined poleward of 55°), their yearly rates, the

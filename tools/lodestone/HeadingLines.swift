@@ -46,20 +46,3 @@ extension HeadingSession {
         return session
     }
 }
-
-extension CommandFailure {
-    init(_ error: SessionError) {
-        self.init(ExitCode(error.kind), error.description)
-    }
-}
-
-extension ExitCode {
-    init(_ kind: SessionError.Kind) {
-        switch kind {
-        case .badInput: self = .badInput
-        case .usage: self = .usage
-        case .inaccessible: self = .inaccessible
-        case .failure: self = .failure
-        }
-    }
-}

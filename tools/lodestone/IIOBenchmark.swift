@@ -120,20 +120,9 @@ private final class WatchRun {
     }
 
     func snapshot() -> Snapshot {
-        var cpu = 0.0
-        if let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(inner)/task") {
-            for t in tasks {
-                if let text = ChildProcess.readText("/proc/\(inner)/task/\(t)/schedstat"),
-                   let ns = text.split(separator: " ").first.flatMap({ Double($0) }) { cpu += ns }
-            }
-        }
-        var rss = 0.0, hwm = 0.0
-        for line in (ChildProcess.readText("/proc/\(inner)/status") ?? "").split(separator: "\n") {
-            let value = Double(line.filter(\.isNumber)) ?? 0
-            if line.hasPrefix("VmRSS:") { rss = value }
-            if line.hasPrefix("VmHWM:") { hwm = value }
-        }
-        return Snapshot(wall: Date().timeIntervalSince1970, lines: counter.lines.load(ordering: .relaxed), cpuNs: cpu, rssKB: rss, hwmKB: hwm)
+        let memory = ProcessUsage.memoryKB(inner)
+        return Snapshot(wall: Date().timeIntervalSince1970, lines: counter.lines.load(ordering: .relaxed),
+                        cpuNs: Double(ProcessUsage.cpuNanoseconds(inner)), rssKB: memory.rss, hwmKB: memory.hwm)
     }
 
     func finish() {

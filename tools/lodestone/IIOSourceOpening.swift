@@ -24,13 +24,9 @@ extension IIOSessionSource {
 }
 
 extension IIOSourceError {
-    /// 3 when a device cannot be opened (missing, forbidden, unreachable), 4 when a sensor fails.
-    var exitCode: ExitCode {
-        switch self {
-        case .contextUnavailable, .sensorNotFound, .pinnedDeviceNotFound, .permissionDenied: return .inaccessible
-        case .io, .timeout, .unsupported: return .failure
-        }
-    }
+    /// 3 when a device cannot be opened (missing, forbidden, unreachable), 4 when a sensor
+    /// fails: the session's table.
+    var exitCode: ExitCode { ExitCode(SessionError(self).kind) }
 
     /// A pointer to the simulated boards when the local machine has no IIO sensors at all.
     func hint(uri: String) -> String {

@@ -17,46 +17,45 @@ enum LiveCalibration {
 
     static func magnetometer(_ configuration: IIOSourceConfiguration, position: TrueNorth.Settings, timeout: Double,
                              view: ProgressView) throws -> CalibrationOutcome {
-        let stop = StopSignals()
-        let source = try open(configuration, view: view)
-        let cancellation = source.cancellation
-        stop.onStop { cancellation.cancel() }
         let expected = try ModelField(position, unixTime: WallClock.now())
-        var session = MagnetometerSession(expected: expected, timeout: timeout, view: view)
-        view.note("""
-            Turn the board slowly through every orientation: each face up and down, at many headings,
-            away from iron and magnets. It stops by itself once coverage ≥ 75 % and the fit is good
-            (full model, fit error ≤ 2.5 %, stable); Ctrl-C aborts without saving.
-            """)
-        let (ending, seconds) = try pump(source, session: &session, timeout: timeout, stop: stop)
-        var o = session.outcome(ending: ending)
-        o.source = "IIO \(configuration.uri)"
-        o.device = SourceDevices(iio: source).magnetometer
-        o.seconds = seconds
-        return o
+        return try calibrate(configuration, timeout: timeout, view: view, instructions: """
+            Turn the board slowly through every orientation: each face up and down, at
+            many headings, away from iron and magnets. It stops by itself once coverage
+            ≥ 75 % and the fit is good (full model, fit error ≤ 2.5 %, stable); Ctrl-C
+            aborts without saving.
+            """, session: MagnetometerSession(expected: expected, timeout: timeout, view: view), device: \.magnetometer)
     }
 
     static func accelerometer(_ configuration: IIOSourceConfiguration, position: TrueNorth.Settings, timeout: Double,
                               view: ProgressView) throws -> CalibrationOutcome {
+        let session = AccelerometerSession(gravity: OfflineCalibration.gravity(position), timeout: timeout, view: view)
+        return try calibrate(configuration, timeout: timeout, view: view, instructions: """
+            Hold the board still in six or more positions, about 2 s each: flat, upside
+            down, and standing on each of its four edges (a support helps). It stops by
+            itself once the fit is good (per-axis scales, fit error ≤ 0.5 %, six
+            orientations); Ctrl-C aborts without saving.
+            """, session: session, device: \.accelerometer)
+    }
+
+    /// Opens the sensors, shows `instructions`, runs `session` until it is done, the
+    /// timeout passes or Ctrl-C, and says which device the outcome is for.
+    static func calibrate<Session: LiveSession>(_ configuration: IIOSourceConfiguration, timeout: Double, view: ProgressView,
+                                                instructions: String, session: Session,
+                                                device: KeyPath<SourceDevices, SourceDevices.Identity?>) throws -> CalibrationOutcome {
         let stop = StopSignals()
         let source = try open(configuration, view: view)
         let cancellation = source.cancellation
         stop.onStop { cancellation.cancel() }
-        var session = AccelerometerSession(gravity: OfflineCalibration.gravity(position), timeout: timeout, view: view)
-        view.note("""
-            Hold the board still in six or more positions, about 2 s each: flat, upside down, and standing
-            on each of its four edges (a support helps). It stops by itself once the fit is good
-            (per-axis scales, fit error ≤ 0.5 %, six orientations); Ctrl-C aborts without saving.
-            """)
+        var session = session
+        view.note(instructions)
         let (ending, seconds) = try pump(source, session: &session, timeout: timeout, stop: stop)
         var o = session.outcome(ending: ending)
         o.source = "IIO \(configuration.uri)"
-        o.device = SourceDevices(iio: source).accelerometer
+        o.device = SourceDevices(iio: source)[keyPath: device]
         o.seconds = seconds
         return o
     }
 
-    /// Opens the source, retrying a context that is not there yet for a few seconds.
     static func open(_ configuration: IIOSourceConfiguration, view: ProgressView) throws -> IIOSensorSource {
         let start = monotonicSeconds()
         var said = false
@@ -122,6 +121,8 @@ protocol LiveSession {
     mutating func add(_ sample: SensorSample)
     /// Refits and shows the progress; true when the calibration is done.
     mutating func refit(elapsed: Double) -> Bool
+    /// The result, once the run has ended.
+    func outcome(ending: CalibrationOutcome.Ending) -> CalibrationOutcome
 }
 
 /// Live magnetometer calibration: `MagnetometerCalibrator` plus the stop rule.
@@ -191,7 +192,7 @@ struct MagnetometerSession: LiveSession {
         } else {
             lines.append("  next      every region is covered")
         }
-        return lines + CoverageMapText.rows(coverage).map { "            " + $0 }
+        return lines + (CoverageMapText.rows(coverage) + CoverageMapText.legend()).map { "            " + $0 }
     }
 
     func summary(_ p: CalibrationProgress, elapsed: Double) -> String {

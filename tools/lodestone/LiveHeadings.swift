@@ -1,3 +1,4 @@
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneIIO
 import LodestoneLogs

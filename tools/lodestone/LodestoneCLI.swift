@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LodestoneCalibrationStore
 import LodestoneCommandLine
+import LodestoneCore
 import LodestoneLogs
 import LodestoneSession
 
@@ -24,7 +25,7 @@ enum LodestoneCLI {
         BenchCommand.self,
     ]
 
-    static let version = "0.1.0"
+    static let version = LodestoneRelease.version
 
     static func mainHelp() -> String {
         var text = """
@@ -46,11 +47,10 @@ enum LodestoneCLI {
             Conventions: body frame x right, y forward, z up; earth frame East-North-Up;
             field in µT, acceleration in m/s², angular rate in rad/s, angles in degrees.
 
-            Exit codes: 0 success, 1 bad input data, 2 usage error, 3 file or device not
-            accessible, 4 sensor or service failure, 130 interrupted.
+            Exit codes (every command):
 
             """
-        return text
+        return text + ExitCode.table() + "\n"
     }
 
     static func runMain() -> ExitCode {
@@ -71,19 +71,13 @@ enum LodestoneCLI {
                 print(mainHelp(), terminator: "")
                 return .success
             }
-            guard let c = commands.first(where: { $0.name == args[1] }) else {
-                Console.error("unknown command '\(args[1])'; see 'lodestone --help'")
-                return .usage
-            }
+            guard let c = command(named: args[1]) else { return .usage }
             print(c.helpText, terminator: "")
             return .success
         default:
             break
         }
-        guard let command = commands.first(where: { $0.name == first }) else {
-            Console.error("unknown command '\(first)'; see 'lodestone --help'")
-            return .usage
-        }
+        guard let command = command(named: first) else { return .usage }
         args.removeFirst()
         if args.contains("--help") || args.contains("-h") {
             print(command.helpText, terminator: "")
@@ -97,10 +91,10 @@ enum LodestoneCLI {
             return .usage
         } catch let e as LogError {
             Console.error(e.description)
-            return e.exitCode
+            return ExitCode(SessionError(e).kind)
         } catch let e as CalibrationFileError {
             Console.error(e.description)
-            return e.isAccessProblem ? .inaccessible : .badInput
+            return ExitCode(SessionError(e).kind)
         } catch let e as SessionError {
             Console.error(e.kind == .usage ? "\(command.name): \(e)" : e.description)
             return ExitCode(e.kind)
@@ -111,6 +105,14 @@ enum LodestoneCLI {
             Console.error("\(error)")
             return .failure
         }
+    }
+
+    /// The command called `name`; nil, after saying so (with the nearest name), when there is none.
+    static func command(named name: String) -> (any Command.Type)? {
+        if let c = commands.first(where: { $0.name == name }) { return c }
+        let guess = ClosestName.closest(to: name, among: commands.map { $0.name }).map { "; did you mean '\($0)'?" } ?? ""
+        Console.error("unknown command '\(name)'\(guess)\nSee 'lodestone --help' for the commands.")
+        return nil
     }
 
     static func main() {

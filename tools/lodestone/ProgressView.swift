@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LodestoneCommandLine
 
 /// Live progress on standard error. On a terminal a block of lines is
 /// redrawn in place; otherwise (a pipe, a log file) one summary line is
@@ -19,24 +20,30 @@ final class ProgressView {
     /// Shows the current state: `block` on a terminal, `summary` elsewhere.
     func show(block: [String], summary: String, now: Double) {
         if isTerminal {
-            // Lines are cut to the terminal's width: a wrapped line would take
-            // two rows and the next redraw would start in the wrong place.
-            let width = max(20, Self.terminalColumns() - 1)
+            // Lines are wrapped here, not by the terminal, so that the rows drawn are
+            // counted and the next redraw starts in the right place; rows left over
+            // from a longer block are cleared.
+            let lines = TextWrap.wrap(block, width: Self.width())
             var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-            for line in block { text += "\r\u{1B}[2K" + (line.count > width ? String(line.prefix(width - 1)) + "…" : line) + "\n" }
-            write(text)
-            drawnLines = block.count
+            for line in lines { text += "\r\u{1B}[2K" + line + "\n" }
+            write(text + "\u{1B}[J")
+            drawnLines = lines.count
         } else if now - lastLine >= lineInterval {
             lastLine = now
             write(summary + "\n")
         }
     }
 
-    /// A line that stays (instructions, notes).
+    /// A line that stays (instructions, notes), wrapped on a terminal.
     func note(_ line: String) {
-        write(line + "\n")
+        let lines = isTerminal ? line.split(separator: "\n", omittingEmptySubsequences: false).flatMap { TextWrap.wrap(String($0), width: Self.width()) } : [line]
+        write(lines.joined(separator: "\n") + "\n")
         drawnLines = 0
     }
+
+    /// The columns a line may take: one less than the terminal's, so that the cursor
+    /// never wraps by itself.
+    static func width() -> Int { max(20, terminalColumns() - 1) }
 
     /// Columns of the terminal on standard error (80 when unknown).
     static func terminalColumns() -> Int {

@@ -10,7 +10,7 @@ import LodestoneSession
 enum RecordCommand: Command {
     static let name = "record"
     static let summary = "Record the IIO sensors to a native log (SI values, raw counts, device metadata)."
-    static let usage = "record -o FILE [--duration SECONDS] [options]"
+    static let usage = "record -o FILE [--duration S] [options]"
     static let discussion = """
         Writes a native Lodestone log: per sample the time, acceleration (m/s²), field
         (µT) and angular rate (rad/s, when there is a gyroscope) in the body frame,

@@ -9,7 +9,7 @@ import LodestoneSession
 enum ReplayCommand: Command {
     static let name = "replay"
     static let summary = "Replay a recorded log through the heading pipeline and print NDJSON headings."
-    static let usage = "replay FILE [options]"
+    static let usage = "replay [FILE] [options]"
     static let discussion = """
         FILE is a plain CSV log (header time,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z
         with optional gyro_x,gyro_y,gyro_z, and optional speed (m/s) and track (degrees
@@ -36,7 +36,7 @@ enum ReplayCommand: Command {
         three fits in a row that cover ≥ 40 % of directions and fit ≥ 30 % better than the
         offset in use, the new offset is used, a calibrationUpdated event says what
         changed, and the profile file is rewritten atomically (kept in memory when no
-        file is in use). See README, "Online hard-iron tracking".
+        file is in use). See docs/calibration.md, "Online hard-iron tracking".
         """
     static let options: [CommandLineOption] = HeadingFlags.pipeline + HeadingFlags.position + [
         .flag("skip-bad-lines", "Skip malformed lines instead of stopping; report how many at the end."),

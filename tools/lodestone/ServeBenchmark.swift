@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LodestoneCore
 import LodestoneLogs
+import LodestoneSession
 import LodestoneSimulatedBoard
 import LodestoneSimulation
 import Synchronization
@@ -98,7 +99,7 @@ enum ServeBenchmark {
     /// Memory after start-up, CPU idle, then CPU, memory and latency with 1 and 10 clients at
     /// headingFilter 0 and 1, then the time from ?WATCH to the first HEADING after a release.
     static func measureDaemon(_ daemon: pid_t, socket: String, label name: String, seconds: Double) throws {
-        let startup = memory(daemon)
+        let startup = ProcessUsage.memoryKB(daemon)
         print(BenchCommand.pad("\(name): RSS after start-up (idle)") + BenchCommand.format(startup.rss / 1024, 2) + " MB")
         usleep(1_000_000)
         let idle = measure(daemon, clients: [], seconds: min(seconds, 10))
@@ -140,7 +141,7 @@ enum ServeBenchmark {
             print(BenchCommand.pad("\(name): ?WATCH to first HEADING (released)") + "median " + BenchCommand.format(first[first.count / 2] * 1000, 2)
                   + " ms, max " + BenchCommand.format(first.last! * 1000, 2) + " ms (\(first.count) claims)")
         }
-        let end = memory(daemon)
+        let end = ProcessUsage.memoryKB(daemon)
         print(BenchCommand.pad("\(name): RSS at the end") + BenchCommand.format(end.rss / 1024, 2) + " MB (peak "
               + BenchCommand.format(end.hwm / 1024, 2) + " MB)")
         fflush(nil)
@@ -163,10 +164,10 @@ enum ServeBenchmark {
     /// Measures the daemon while `clients` read, for `seconds`.
     static func measure(_ pid: pid_t, clients: [BenchClient], seconds: Double) -> Window {
         for c in clients { c.reset() }
-        let cpu0 = cpuNanoseconds(pid), t0 = BenchCommand.now()
+        let cpu0 = ProcessUsage.cpuNanoseconds(pid), t0 = BenchCommand.now()
         usleep(UInt32(seconds * 1e6))
-        let cpu1 = cpuNanoseconds(pid), t1 = BenchCommand.now()
-        let m = memory(pid)
+        let cpu1 = ProcessUsage.cpuNanoseconds(pid), t1 = BenchCommand.now()
+        let m = ProcessUsage.memoryKB(pid)
         var latencies: [Double] = []
         var lines = 0
         for c in clients {
@@ -176,37 +177,6 @@ enum ServeBenchmark {
         }
         return Window(cpuPercent: Double(cpu1 - cpu0) / 1e9 / (t1 - t0) * 100, rssKB: m.rss, hwmKB: m.hwm,
                       latencies: latencies, lines: lines, seconds: t1 - t0)
-    }
-
-    /// CPU time of every thread of `pid`, ns (the first field of schedstat).
-    static func cpuNanoseconds(_ pid: pid_t) -> UInt64 {
-        guard let dir = opendir("/proc/\(pid)/task") else { return 0 }
-        defer { closedir(dir) }
-        var total: UInt64 = 0
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.first?.isNumber == true, let text = readText("/proc/\(pid)/task/\(name)/schedstat") else { continue }
-            total += UInt64(text.split(separator: " ").first ?? "0") ?? 0
-        }
-        return total
-    }
-
-    static func memory(_ pid: pid_t) -> (rss: Double, hwm: Double) {
-        var rss = 0.0, hwm = 0.0
-        for line in (readText("/proc/\(pid)/status") ?? "").split(separator: "\n") {
-            if line.hasPrefix("VmRSS:") { rss = Double(line.dropFirst(6).filter(\.isNumber)) ?? 0 }
-            if line.hasPrefix("VmHWM:") { hwm = Double(line.dropFirst(6).filter(\.isNumber)) ?? 0 }
-        }
-        return (rss, hwm)
-    }
-
-    static func readText(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 8192)
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        return n > 0 ? String(decoding: bytes[0..<n], as: UTF8.self) : nil
     }
 
     static func spawnDaemon(_ arguments: [String]) throws -> pid_t {
@@ -273,17 +243,11 @@ final class BenchClient: @unchecked Sendable {
 
     func start() throws {
         running.store(true, ordering: .relaxed)
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(self).toOpaque()
-        guard pthread_create(&thread, nil, { arg in
-            let client = Unmanaged<BenchClient>.fromOpaque(arg!).takeRetainedValue()
-            client.readLoop()
-            return nil
-        }, box) == 0 else {
-            Unmanaged<BenchClient>.fromOpaque(box).release()
-            throw CommandFailure(.failure, "cannot start a client thread")
+        do {
+            try SessionThread.start { self.readLoop() }
+        } catch {
+            throw CommandFailure(.failure, "cannot start a client thread: \(error)")
         }
-        pthread_detach(thread)
     }
 
     private func readLoop() {
@@ -369,18 +333,11 @@ private final class BoardSway: @unchecked Sendable {
     func start() {
         running.store(true, ordering: .relaxed)
         finished.store(false, ordering: .relaxed)
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(self).toOpaque()
-        guard pthread_create(&thread, nil, { arg in
-            let sway = Unmanaged<BoardSway>.fromOpaque(arg!).takeRetainedValue()
-            sway.loop()
-            return nil
-        }, box) == 0 else {
-            Unmanaged<BoardSway>.fromOpaque(box).release()
+        do {
+            try SessionThread.start { self.loop() }
+        } catch {
             finished.store(true, ordering: .relaxed)
-            return
         }
-        pthread_detach(thread)
     }
 
     private func loop() {

@@ -7,7 +7,7 @@ import LodestoneService
 /// `lodestone serve`: the heading daemon.
 ///
 /// This executable links full Foundation (other commands use it), which would cost the
-/// daemon ~8 MB of resident memory; so `serve` replaces this process (exec, same PID, so
+/// daemon several MB of resident memory (docs/service.md); so `serve` replaces this process (exec, same PID, so
 /// systemd's Type=notify still sees it) with the lean `lodestone-serve` built and
 /// installed beside it.
 enum ServeCommand: Command {

@@ -1,3 +1,4 @@
+import LodestoneCommandLine
 import LodestoneSession
 import Synchronization
 #if canImport(Glibc)

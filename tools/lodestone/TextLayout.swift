@@ -1,5 +1,5 @@
-/// Text helpers for console output. The CLI does not import Foundation (it would add
-/// ~8 MB of resident memory to `lodestone serve`), so it has its own.
+/// Text helpers for console output (padding to columns, trimming), so that a command's
+/// printing does not need Foundation.
 extension StringProtocol {
     /// The text padded with spaces, or cut, to exactly `width` characters.
     func padded(to width: Int) -> String {

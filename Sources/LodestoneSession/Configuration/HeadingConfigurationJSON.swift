@@ -5,7 +5,7 @@ import LodestoneJSON
 import LodestoneNetwork
 
 /// The config file's keys of a heading session (the service's file adds its own;
-/// documented in the README, example in `tools/lodestone.example.json`). Every
+/// documented in docs/service.md, example in `tools/lodestone.example.json`). Every
 /// key is optional; relative paths are taken from the config file's directory.
 extension HeadingConfiguration {
     /// The root keys this part of the file takes.
