@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LodestoneCalibrationStore", targets: ["LodestoneCalibrationStore"]),
         .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .library(name: "LodestoneService", targets: ["LodestoneService"]),
+        .library(name: "LodestoneDBus", targets: ["LodestoneDBus"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
         .executable(name: "lodestone-serve", targets: ["lodestone-serve"]),
     ],
@@ -53,6 +54,14 @@ let package = Package(
             pkgConfig: "libiio",
             providers: [.apt(["libiio-dev"])]
         ),
+        // libsystemd's sd-bus (Debian libsystemd-dev) through pkg-config.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // Edge: the desktop's compass on D-Bus (iio-sensor-proxy's net.hadess.SensorProxy.Compass) through sd-bus.
+        .target(name: "LodestoneDBus", dependencies: ["LodestoneCore", "CSystemd"]),
         // Edge: IIO sensors through libiio (discovery, scaling, mount matrices, capture).
         .target(name: "LodestoneIIO", dependencies: ["LodestoneCore", "CLibIIO"]),
         // Edge: the heading daemon (`lodestone serve`): client protocol over sockets, gpsd
@@ -94,6 +103,8 @@ let package = Package(
         ),
         .testTarget(name: "LodestoneCalibrationStoreTests", dependencies: ["LodestoneCalibrationStore", "LodestoneCalibration", "LodestoneCore", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneSimulation", "LodestoneTestSupport"]),
+        // The D-Bus compass on a private dbus-daemon, with busctl, gdbus and GDBus (PyGObject) as clients.
+        .testTarget(name: "LodestoneDBusTests", dependencies: ["LodestoneDBus", "LodestoneCore", "LodestoneTestSupport"]),
         // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
         .testTarget(
             name: "LodestoneServiceTests",
