@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .library(name: "LodestoneService", targets: ["LodestoneService"]),
         .library(name: "LodestoneDBus", targets: ["LodestoneDBus"]),
+        .library(name: "LodestoneHTTP", targets: ["LodestoneHTTP"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
         .executable(name: "lodestone-serve", targets: ["lodestone-serve"]),
     ],
@@ -60,8 +61,12 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // Edge: a wake pipe, a thread and the monotonic clock, for listeners with a thread of their own.
+        .target(name: "LodestonePOSIX"),
         // Edge: the desktop's compass on D-Bus (iio-sensor-proxy's net.hadess.SensorProxy.Compass) through sd-bus.
-        .target(name: "LodestoneDBus", dependencies: ["LodestoneCore", "CSystemd"]),
+        .target(name: "LodestoneDBus", dependencies: ["LodestoneCore", "LodestonePOSIX", "CSystemd"]),
+        // Edge: the live web view: one self-contained page and its Server-Sent Events stream over HTTP/1.1; no Foundation.
+        .target(name: "LodestoneHTTP", dependencies: ["LodestoneJSON", "LodestonePOSIX"]),
         // Edge: IIO sensors through libiio (discovery, scaling, mount matrices, capture).
         .target(name: "LodestoneIIO", dependencies: ["LodestoneCore", "CLibIIO"]),
         // Edge: the heading daemon (`lodestone serve`): client protocol over sockets, gpsd
@@ -105,6 +110,8 @@ let package = Package(
         .testTarget(name: "LodestoneSteeringTests", dependencies: ["LodestoneSteering", "LodestoneSimulation", "LodestoneTestSupport"]),
         // The D-Bus compass on a private dbus-daemon, with busctl, gdbus and GDBus (PyGObject) as clients.
         .testTarget(name: "LodestoneDBusTests", dependencies: ["LodestoneDBus", "LodestoneCore", "LodestoneTestSupport"]),
+        // The live view's server over real sockets, and its page in headless Chromium (Selenium) against a replayed simulated board.
+        .testTarget(name: "LodestoneHTTPTests", dependencies: ["LodestoneHTTP", "LodestoneCore", "LodestoneJSON", "LodestoneSimulation", "LodestoneCalibration", "LodestoneTestSupport"]),
         // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
         .testTarget(
             name: "LodestoneServiceTests",

@@ -1,4 +1,5 @@
 import CSystemd
+import LodestonePOSIX
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -52,7 +53,7 @@ public final class DBusCompassService: @unchecked Sendable {
     private var announceAt: Double?
     private var reconnectAt: Double?
     private var reconnectDelay = 1.0
-    private var thread: pthread_t?
+    private var thread: BackgroundThread?
 
     /// Connects, takes the bus name and exports the objects; throws with what to do when
     /// the bus is not there, the name is taken or the policy does not allow it.
@@ -63,7 +64,8 @@ public final class DBusCompassService: @unchecked Sendable {
         self.log = log
         policy = ClaimPolicy(users: settings.allowedUsers, groups: settings.allowedGroups)
         shared = Mutex(Shared(hasCompass: hasCompass))
-        wakeup = try Wakeup()
+        guard let wakeup = Wakeup() else { throw DBusCompassError("cannot create a pipe: out of file descriptors") }
+        self.wakeup = wakeup
         throttle = AnnouncementThrottle(headingFilter: settings.headingFilter, maximumRate: settings.maximumRate)
         for name in policy.unknownNames { log("D-Bus compass: \(name) does not exist here; it cannot claim the compass") }
         try connect()
@@ -75,19 +77,11 @@ public final class DBusCompassService: @unchecked Sendable {
 
     /// Starts serving on the D-Bus thread.
     public func start() throws(DBusCompassError) {
-        guard thread == nil else { return }
-        let box = Unmanaged.passRetained(ThreadBody { [self] in run() }).toOpaque()
-        var t = pthread_t()
-        let rc = pthread_create(&t, nil, { arg in
-            let body = Unmanaged<ThreadBody>.fromOpaque(arg!).takeRetainedValue()
-            body.run()
-            return nil
-        }, box)
-        guard rc == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(box).release()
-            throw DBusCompassError("cannot start the D-Bus thread: \(String(cString: strerror(rc)))")
+        guard thread == nil, !shared.withLock({ $0.stopping }) else { return }
+        switch BackgroundThread.start({ [self] in run() }) {
+        case .success(let t): thread = t
+        case .failure(let e): throw DBusCompassError("cannot start the D-Bus thread: \(e.description)")
         }
-        thread = t
     }
 
     /// Stops the provider if it runs, gives up the bus name and closes the connection.
@@ -99,7 +93,7 @@ public final class DBusCompassService: @unchecked Sendable {
         guard first else { return }
         if let thread {
             wakeup.signal()
-            pthread_join(thread, nil)
+            thread.join()
             self.thread = nil
         } else {
             disconnect()
@@ -280,10 +274,4 @@ public final class DBusCompassService: @unchecked Sendable {
     static func from(_ userdata: UnsafeMutableRawPointer?) -> DBusCompassService {
         Unmanaged<DBusCompassService>.fromOpaque(userdata!).takeUnretainedValue()
     }
-}
-
-/// A closure to run on a new thread.
-private final class ThreadBody {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
 }

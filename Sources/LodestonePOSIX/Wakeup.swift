@@ -6,15 +6,14 @@ import Musl
 
 /// A pipe that any thread writes a byte to, to wake a thread blocked in `poll`.
 /// Both ends are non-blocking: a full pipe already means "wake up".
-final class Wakeup: Sendable {
-    let readFD: Int32
+public final class Wakeup: Sendable {
+    public let readFD: Int32
     let writeFD: Int32
 
-    init() throws(DBusCompassError) {
+    /// Nil when the process has no descriptors left.
+    public init?() {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw DBusCompassError("cannot create a pipe: \(String(cString: strerror(errno)))")
-        }
+        guard pipe(&fds) == 0 else { return nil }
         readFD = fds[0]
         writeFD = fds[1]
         for fd in fds {
@@ -28,19 +27,19 @@ final class Wakeup: Sendable {
         close(writeFD)
     }
 
-    func signal() {
+    public func signal() {
         var byte: UInt8 = 1
         _ = write(writeFD, &byte, 1)
     }
 
-    func drain() {
+    public func drain() {
         var junk = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         while withUnsafeMutableBytes(of: &junk, { read(readFD, $0.baseAddress, $0.count) }) > 0 {}
     }
 }
 
-/// Seconds on CLOCK_MONOTONIC, the clock sd-bus gives its timeouts in.
-func monotonicSeconds() -> Double {
+/// Seconds on CLOCK_MONOTONIC (the clock sd-bus gives its timeouts in).
+public func monotonicSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
