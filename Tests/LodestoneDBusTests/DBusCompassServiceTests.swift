@@ -42,14 +42,6 @@ struct DBusCompassServiceTests {
                      "--method", method] + arguments, as: user)
     }
 
-    func waitUntil(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
 
     @Test func exportsWhatIioSensorProxyExports() throws {
         let bus = try PrivateBus(.systemLike(including: Self.policyForThisUser))

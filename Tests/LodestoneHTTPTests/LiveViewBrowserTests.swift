@@ -110,12 +110,4 @@ struct LiveViewBrowserTests {
         return d
     }
 
-    func waitUntil(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LodestoneHTTP
+import LodestoneTestSupport
 import Testing
 
 /// The live view's server over real loopback sockets: what a browser gets, and what
@@ -20,14 +21,6 @@ import Testing
         return client.read()
     }
 
-    func waitUntil(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
 
     @Test func servesThePageWithNothingFromOutside() throws {
         let s = try server()

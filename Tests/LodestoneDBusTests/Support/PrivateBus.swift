@@ -43,6 +43,15 @@ final class PrivateBus: @unchecked Sendable {
 
     var log: String { scratch.read("dbus-daemon.log") ?? "" }
 
+    /// What every bus allows: signals, replies to calls made, receiving.
+    static let replies = """
+        <allow send_type="signal"/>
+        <allow send_requested_reply="true" send_type="method_return"/>
+        <allow send_requested_reply="true" send_type="error"/>
+        <allow receive_type="method_call"/><allow receive_type="method_return"/>
+        <allow receive_type="error"/><allow receive_type="signal"/>
+        """
+
     static func config(listen: String, policy: Policy, directory: String) -> String {
         let rules: String
         switch policy {
@@ -52,13 +61,7 @@ final class PrivateBus: @unchecked Sendable {
                   <allow user="*"/>
                   <allow own="*"/>
                   <allow send_type="method_call"/>
-                  <allow send_type="signal"/>
-                  <allow send_requested_reply="true" send_type="method_return"/>
-                  <allow send_requested_reply="true" send_type="error"/>
-                  <allow receive_type="method_call"/>
-                  <allow receive_type="method_return"/>
-                  <allow receive_type="error"/>
-                  <allow receive_type="signal"/>
+                \(replies)
                 </policy>
                 """
         case .systemLike(let file):
@@ -69,13 +72,7 @@ final class PrivateBus: @unchecked Sendable {
                   <allow user="*"/>
                   <deny own="*"/>
                   <deny send_type="method_call"/>
-                  <allow send_type="signal"/>
-                  <allow send_requested_reply="true" send_type="method_return"/>
-                  <allow send_requested_reply="true" send_type="error"/>
-                  <allow receive_type="method_call"/>
-                  <allow receive_type="method_return"/>
-                  <allow receive_type="error"/>
-                  <allow receive_type="signal"/>
+                \(replies)
                   <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
                   <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
                 </policy>
