@@ -26,9 +26,10 @@ final class PrivateBus: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: scratch.file("dbus-daemon.log", ""))
         try process.run()
+        // The socket file appears at bind(), before listen(): wait until a connection is accepted.
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline, process.isRunning { usleep(10_000) }
-        guard FileManager.default.fileExists(atPath: socket) else {
+        while !Self.accepts(socket), Date() < deadline, process.isRunning { usleep(10_000) }
+        guard Self.accepts(socket) else {
             throw BusFailure("dbus-daemon did not start: \(scratch.read("dbus-daemon.log") ?? "")")
         }
     }
@@ -42,6 +43,19 @@ final class PrivateBus: @unchecked Sendable {
     }
 
     var log: String { scratch.read("dbus-daemon.log") ?? "" }
+
+    static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+    }
 
     /// What every bus allows: signals, replies to calls made, receiving.
     static let replies = """

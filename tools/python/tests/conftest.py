@@ -37,11 +37,20 @@ class Service:
              "--listen", f"127.0.0.1:{self.port}", "--lat", str(LATITUDE), "--lon", str(LONGITUDE)],
             stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 15
-        while not os.path.exists(self.socket):
+        while not self.accepts():
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.log.seek(0)
                 raise RuntimeError("lodestone serve did not start: " + self.log.read())
             time.sleep(0.05)
+
+    def accepts(self):
+        """The socket file exists before the service listens: wait for a connection."""
+        try:
+            with socket.socket(socket.AF_UNIX) as probe:
+                probe.connect(self.socket)
+            return True
+        except OSError:
+            return False
 
     def stop(self):
         self.process.kill()
