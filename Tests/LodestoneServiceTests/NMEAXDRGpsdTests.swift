@@ -46,25 +46,27 @@ struct NMEAXDRGpsdTests {
             data = open("group.nmea", "rb").read()
             s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(("127.0.0.1", 10110)); s.listen(1)
+            open("listening", "w").close()
             c, _ = s.accept()
-            for _ in range(30):
-                c.sendall(data); time.sleep(0.1)
+            for _ in range(600):
+                c.sendall(data); time.sleep(0.05)
             """
         scratch.write("serve.py", serve)
+        // Waits for each step instead of sleeping: the machine may be busy. SIGKILL for
+        // timeouts: children of the test inherit its blocked SIGTERM.
         let script = """
             set -u
             cd '\(scratch.path)'
             ip link set lo up
             python3 serve.py &
-            sleep 0.3
+            for i in $(seq 100); do [ -e listening ] && break; sleep 0.1; done
             gpsd -N -n -S 29471 tcp://127.0.0.1:10110 > gpsd.log 2>&1 &
-            sleep 0.5
-            # SIGKILL: children of the test inherit its blocked SIGTERM.
-            timeout -s KILL 2.5 gpspipe -w 127.0.0.1:29471 > gpspipe.json 2> gpspipe.err
+            for i in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/29471) 2>/dev/null && break; sleep 0.1; done
+            timeout -s KILL 20 gpspipe -w 127.0.0.1:29471 2> gpspipe.err | grep --line-buffered -m 5 '"class":"ATT"' > gpspipe.json
             """
         let run = try ServiceProcess([], scratch: scratch, wrapper: ["unshare", "--net", "--pid", "--fork", "--kill-child", "bash", "-c", script],
                                      name: "namespace")
-        #expect(run.waitExit(timeout: 20) != nil, "the namespace script did not finish: \(run.stderr)")
+        #expect(run.waitExit(timeout: 40) != nil, "the namespace script did not finish: \(run.stderr)")
         let reports = scratch.read("gpspipe.json").split(whereSeparator: \.isNewline).compactMap { ProtocolClient.object(String($0)) }
             .filter { $0.className == "ATT" }
         #expect(!reports.isEmpty, "gpsd reported no ATT: \(scratch.read("gpsd.log")) \(scratch.read("gpspipe.err"))")
