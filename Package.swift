@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .library(name: "LodestoneLocation", targets: ["LodestoneLocation"]),
         .library(name: "LodestoneService", targets: ["LodestoneService"]),
+        .library(name: "LodestoneDBus", targets: ["LodestoneDBus"]),
+        .library(name: "LodestoneHTTP", targets: ["LodestoneHTTP"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
         .executable(name: "lodestone-serve", targets: ["lodestone-serve"]),
     ],
@@ -28,7 +30,8 @@ let package = Package(
         .target(name: "LodestoneCommandLine"),
         // Pure: the one JSON reader (strict parser) and writer of the package; no Foundation.
         .target(name: "LodestoneJSON"),
-        // Edge: sockets, endpoints and line framing for the service and the gpsd client; no Foundation.
+        // Edge: sockets, endpoints, line framing and the plumbing of poll loops (wake pipe, thread,
+        // clocks) for the service, its listeners and the gpsd client; no Foundation.
         .target(name: "LodestoneNetwork"),
         // Edge: positions for true heading and speed aiding: the fix type, gpsd (reconnecting), a fixed source.
         .target(name: "LodestonePosition", dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneNetwork", "LodestoneLocation"]),
@@ -72,6 +75,16 @@ let package = Package(
             pkgConfig: "libiio",
             providers: [.apt(["libiio-dev"])]
         ),
+        // libsystemd's sd-bus (Debian libsystemd-dev) through pkg-config.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // Edge: the desktop's compass on D-Bus (iio-sensor-proxy's net.hadess.SensorProxy.Compass) through sd-bus.
+        .target(name: "LodestoneDBus", dependencies: ["LodestoneCore", "LodestoneNetwork", "CSystemd"]),
+        // Edge: the live web view: one self-contained page and its Server-Sent Events stream over HTTP/1.1; no Foundation.
+        .target(name: "LodestoneHTTP", dependencies: ["LodestoneJSON", "LodestoneNetwork"]),
         // Edge: IIO sensors through libiio (discovery, scaling, mount matrices, capture).
         .target(name: "LodestoneIIO", dependencies: ["LodestoneCore", "CLibIIO"]),
         // Edge: the heading daemon (`lodestone serve`): client protocol over sockets, gpsd
@@ -128,6 +141,10 @@ let package = Package(
         .testTarget(name: "LodestoneLocationTests",
                     dependencies: ["LodestoneLocation", "LodestoneSteering", "LodestoneJSON", "LodestoneSimulation", "LodestoneTestSupport"],
                     exclude: ["Fixtures"]),
+        // The D-Bus compass on a private dbus-daemon, with busctl, gdbus and GDBus (PyGObject) as clients.
+        .testTarget(name: "LodestoneDBusTests", dependencies: ["LodestoneDBus", "LodestoneCore", "LodestoneTestSupport"]),
+        // The live view's server over real sockets, and its page in headless Chromium (Selenium) against a replayed simulated board.
+        .testTarget(name: "LodestoneHTTPTests", dependencies: ["LodestoneHTTP", "LodestoneCore", "LodestoneJSON", "LodestoneSimulation", "LodestoneCalibration", "LodestoneTestSupport"]),
         // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
         .testTarget(
             name: "LodestoneServiceTests",

@@ -70,7 +70,7 @@ public final class HeadingService {
         }
         for note in session.notes { log.info(note) }
         hub = Hub(HubState(release: release, session: session, configuration: configuration))
-        loopWake = try WakePipe()
+        loopWake = try WakePipe.make()
         runner = try SampleRunner(hub: hub, loopWake: loopWake, source: source, log: log)
         signals = try SignalPipe()
         nmea = try NMEAOutput(configuration.nmea, maxClients: configuration.limits.maxClients, log: log)

@@ -1,5 +1,6 @@
 import LodestoneCalibrationStore
 import LodestoneCore
+import LodestoneNetwork
 import LodestoneSession
 
 /// Drives the source on its own thread: claims the sensors while someone
@@ -23,7 +24,7 @@ final class SampleRunner: @unchecked Sendable {
     init(hub: Hub, loopWake: WakePipe, source: any SessionSource, log: ServiceLog) throws(ServiceError) {
         self.hub = hub
         self.loopWake = loopWake
-        wake = try WakePipe()
+        wake = try WakePipe.make()
         self.source = source
         self.log = log
         runner = Self.runner(source, wake: wake)
