@@ -93,7 +93,8 @@ let package = Package(
             name: "LodestoneService",
             dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
-                           "LodestoneNetwork", "LodestonePosition", "LodestoneSession", "LodestoneLocation"]
+                           "LodestoneNetwork", "LodestonePosition", "LodestoneSession", "LodestoneLocation", "LodestoneDBus",
+                           "LodestoneHTTP"]
         ),
         // The daemon alone, without the CLI's Foundation: `lodestone serve` execs it.
         .executableTarget(name: "lodestone-serve", dependencies: ["LodestoneService", "LodestoneCommandLine"], path: "tools/lodestone-serve"),

@@ -1,3 +1,5 @@
+import LodestoneCore
+
 /// NMEA 0183 heading sentences: HDM, HDT and HDG, and XDR for pitch and roll.
 ///
 /// - `$HCHDM,x.x,M*hh`: magnetic heading.
@@ -47,6 +49,14 @@ public struct NMEAEncoder: Sendable {
                 s.append(0x2C)
             }
         }
+    }
+
+    /// Appends the group for one heading: HDM, HDT (when true heading is known), HDG, then XDR
+    /// with the board's pitch and roll. Nothing while the heading is invalid.
+    func appendGroup(_ h: Heading, tilt: Tilt, to out: inout [UInt8]) {
+        guard h.isValid else { return }
+        append(magneticHeading: h.magneticHeading, trueHeading: h.trueHeading, variation: h.reportedDeclination, to: &out)
+        appendAttitude(pitch: tilt.pitch, roll: tilt.roll, to: &out)
     }
 
     /// Appends `$--XDR` with pitch and roll (degrees, see ``Tilt`` for the signs) to `out`.

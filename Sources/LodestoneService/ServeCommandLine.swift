@@ -5,6 +5,7 @@ import Musl
 #endif
 import LodestoneCommandLine
 import LodestoneCore
+import LodestoneHTTP
 import LodestoneNetwork
 import LodestoneSession
 
@@ -50,6 +51,9 @@ public enum ServeCommandLine {
         .value("nmea-baud", "N", "Serial speed (default 4800)."),
         .value("nmea-rate", "HZ", "NMEA sentence groups per second (default 1)."),
         .value("max-clients", "N", "Connected clients at most (default 32)."),
+        .value("http", "HOST:PORT", "Live web view (loopback if no host; port 0 picks a free one; 'none' for off)."),
+        .flag("dbus", "Offer the compass on D-Bus as iio-sensor-proxy does (net.hadess.SensorProxy)."),
+        .value("dbus-address", "ADDRESS", "D-Bus bus for --dbus (default the system bus), e.g. unix:path=/tmp/bus."),
         .flag("verbose", short: "v", "Log debug messages too."),
     ]
 
@@ -99,5 +103,23 @@ public enum ServeCommandLine {
         if let v = try a.integer("nmea-baud", minimum: 1) { c.nmea.baud = v }
         if let v = try a.double("nmea-rate") { c.nmea.rate = v }
         if let v = try a.integer("max-clients", minimum: 1) { c.limits.maxClients = v }
+        if let v = a.string("http") {
+            if v == "none" {
+                c.http = nil
+            } else {
+                switch ServiceConfiguration.httpEndpoint(v) {
+                case .success(let e):
+                    var settings = c.http ?? HTTPServerSettings()
+                    settings.listen = e
+                    c.http = settings
+                case .failure(let e): throw UsageError("--http: \(e.message)")
+                }
+            }
+        }
+        if a.flag("dbus") { c.dbus.enable = true }
+        if let v = a.string("dbus-address") {
+            c.dbus.enable = true
+            c.dbus.compass.bus = .address(v)
+        }
     }
 }

@@ -12,12 +12,7 @@ struct DBusCompassServiceTests {
     static let path = "/net/hadess/SensorProxy/Compass"
     static let interface = "net.hadess.SensorProxy.Compass"
 
-    /// The installed policy file, with the service's user set to the user running the test.
-    static var policyForThisUser: String {
-        let file = SharedData.packageRoot.appendingPathComponent("tools/dbus/lodestone-compass.conf").path
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        return text.replacingOccurrences(of: #"<policy user="lodestone">"#, with: #"<policy user="root">"#)
-    }
+    static var policyForThisUser: String { PrivateBus.lodestonePolicyForThisUser }
 
     func start(on bus: PrivateBus, _ adjust: (inout DBusCompassSettings) -> Void = { _ in })
         throws -> (DBusCompassService, ScriptedCompass) {

@@ -1,12 +1,12 @@
 import Foundation
 
 /// A one-shot command (busctl, gdbus), its exit status and output.
-struct Command {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct Command {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
 
-    static func run(_ arguments: [String], as user: ClientUser? = nil, timeout: Double = 15) -> Command {
+    public static func run(_ arguments: [String], as user: ClientUser? = nil, timeout: Double = 15) -> Command {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = (user?.wrapper ?? []) + arguments

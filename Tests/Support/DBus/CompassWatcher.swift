@@ -1,9 +1,9 @@
 import Foundation
-import LodestoneTestSupport
+
 
 /// `tools/dbus/watch-compass.py --commands`: a GDBus client like GeoClue's, kept connected,
 /// that claims, releases and reads on command and reports each signal as a JSON line.
-final class CompassWatcher: @unchecked Sendable {
+public final class CompassWatcher: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let lock = NSLock()
@@ -11,9 +11,9 @@ final class CompassWatcher: @unchecked Sendable {
     private var consumed = 0
     private var partial = Data()
 
-    static let script = SharedData.packageRoot.appendingPathComponent("tools/dbus/watch-compass.py").path
+    public static let script = SharedData.packageRoot.appendingPathComponent("tools/dbus/watch-compass.py").path
 
-    init(address: String, listenOnly: Bool = false, as user: ClientUser? = nil) throws {
+    public init(address: String, listenOnly: Bool = false, as user: ClientUser? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = (user?.wrapper ?? []) + ["/usr/bin/python3", Self.script, "--address", address]
             + (listenOnly ? ["--listen-only"] : ["--commands"])
@@ -30,16 +30,16 @@ final class CompassWatcher: @unchecked Sendable {
 
     deinit { kill() }
 
-    var uniqueName: String? {
+    public var uniqueName: String? {
         lock.withLock { lines.first { $0["event"] as? String == "connected" }?["unique"] as? String }
     }
 
-    func send(_ command: String) {
+    public func send(_ command: String) {
         input.fileHandleForWriting.write(Data((command + "\n").utf8))
     }
 
     /// The next line, after those already returned, that matches; nil after `timeout` seconds.
-    func next(timeout: Double = 5, where match: ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
+    public func next(timeout: Double = 5, where match: ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             let found: [String: Any]? = lock.withLock {
@@ -57,16 +57,16 @@ final class CompassWatcher: @unchecked Sendable {
     }
 
     /// Every line received so far.
-    var all: [[String: Any]] { lock.withLock { lines } }
+    public var all: [[String: Any]] { lock.withLock { lines } }
 
     /// Sends `command` and waits for its answer (the method's name, or an error).
     @discardableResult
-    func perform(_ command: String, method: String) -> [String: Any]? {
+    public func perform(_ command: String, method: String) -> [String: Any]? {
         send(command)
         return next(timeout: 10) { ($0["event"] as? String) == method || ($0["event"] as? String) == "error" }
     }
 
-    func kill() {
+    public func kill() {
         guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -1,22 +1,22 @@
 import Foundation
-import LodestoneTestSupport
+
 
 /// A dbus-daemon of the test's own, on a Unix socket in a temporary directory.
 ///
 /// `systemLike` repeats the system bus's defaults (no one owns a name or receives a method
 /// call unless a policy allows it) and includes a policy file, as /etc/dbus-1/system.d/
 /// would; `open` lets anyone do anything, to show what the service checks on its own.
-final class PrivateBus: @unchecked Sendable {
-    enum Policy {
+public final class PrivateBus: @unchecked Sendable {
+    public enum Policy {
         case systemLike(including: String)
         case open
     }
 
-    let scratch = TemporaryDirectory()
-    let address: String
+    public let scratch = TemporaryDirectory()
+    public let address: String
     private let process = Process()
 
-    init(_ policy: Policy) throws {
+    public init(_ policy: Policy) throws {
         let socket = scratch.path("bus")
         address = "unix:path=\(socket)"
         let config = scratch.file("bus.conf", Self.config(listen: address, policy: policy, directory: scratch.directory))
@@ -42,7 +42,16 @@ final class PrivateBus: @unchecked Sendable {
         }
     }
 
-    var log: String { scratch.read("dbus-daemon.log") ?? "" }
+    public var log: String { scratch.read("dbus-daemon.log") ?? "" }
+
+    /// The policy file Lodestone installs (tools/dbus/lodestone-compass.conf), with the
+    /// service's user set to the user running the test.
+    public static var lodestonePolicyForThisUser: String {
+        let file = SharedData.packageRoot.appendingPathComponent("tools/dbus/lodestone-compass.conf").path
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        let me = String(cString: getpwuid(getuid()).pointee.pw_name)
+        return text.replacingOccurrences(of: #"<policy user="lodestone">"#, with: #"<policy user="\#(me)">"#)
+    }
 
     static func accepts(_ path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -106,28 +115,34 @@ final class PrivateBus: @unchecked Sendable {
     }
 }
 
-struct BusFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct BusFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Who a client process runs as: the test's own user, or another through setpriv.
-struct ClientUser: Sendable {
-    var uid: UInt32
-    var gid: UInt32
-    var groups: [UInt32] = []
+public struct ClientUser: Sendable {
+    public var uid: UInt32
+    public var gid: UInt32
+    public var groups: [UInt32] = []
 
-    static let nobody = ClientUser(uid: 65534, gid: 65534)
+    public init(uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
+        self.uid = uid
+        self.gid = gid
+        self.groups = groups
+    }
 
-    var wrapper: [String] {
+    public static let nobody = ClientUser(uid: 65534, gid: 65534)
+
+    public var wrapper: [String] {
         ["setpriv", "--reuid=\(uid)", "--regid=\(gid)"] + (groups.isEmpty ? ["--clear-groups"] : ["--groups=" + groups.map(String.init).joined(separator: ",")])
     }
 }
 
 /// What the D-Bus tests need: root (to run clients as other users), dbus-daemon, busctl,
 /// gdbus, setpriv, and Debian's python3 with GLib's GDBus (python3-gi).
-enum DBusTools {
-    static let problem: String? = {
+public enum DBusTools {
+    public static let problem: String? = {
         if getuid() != 0 { return "needs root to run clients as other users" }
         let tools = ["/usr/bin/dbus-daemon", "/usr/bin/busctl", "/usr/bin/gdbus", "/usr/bin/setpriv", "/usr/bin/python3"]
         let missing = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
