@@ -144,14 +144,15 @@ let package = Package(
                     exclude: ["Fixtures"]),
         // The D-Bus compass on a private dbus-daemon, with busctl, gdbus and GDBus (PyGObject) as clients.
         .testTarget(name: "LodestoneDBusTests", dependencies: ["LodestoneDBus", "LodestoneCore", "LodestoneTestSupport"]),
-        // The live view's server over real sockets, and its page in headless Chromium (Selenium) against a replayed simulated board.
-        .testTarget(name: "LodestoneHTTPTests", dependencies: ["LodestoneHTTP", "LodestoneCore", "LodestoneJSON", "LodestoneSimulation", "LodestoneCalibration", "LodestoneTestSupport"]),
-        // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
+        // The live view's server over real sockets (its page in a real browser: LodestoneServiceTests, against serve).
+        .testTarget(name: "LodestoneHTTPTests", dependencies: ["LodestoneHTTP", "LodestoneTestSupport"]),
+        // Unit tests of the service's pure parts, and `lodestone serve` end to end: with gpsd/gpsfake,
+        // gpsd's own clients, a private dbus-daemon, and its live view in headless Chromium.
         .testTarget(
             name: "LodestoneServiceTests",
             dependencies: ["LodestoneService", "LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneCalibrationStore",
                            "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "LodestoneSession", "LodestoneNetwork",
-                           "LodestoneIIO", "lodestone", "lodestone-serve"]
+                           "LodestoneIIO", "LodestoneCommandLine", "lodestone", "lodestone-serve"]
         ),
     ],
     swiftLanguageModes: [.v6]
