@@ -29,6 +29,7 @@ class Heading:
     z: float
     pitch: Optional[float]
     roll: Optional[float]
+    expected_field: Optional[float]
     speed: Optional[float]
     course: Optional[float]
     raw: Dict[str, Any] = field(repr=False)
@@ -43,7 +44,8 @@ class Heading:
         return cls(magnetic_heading=o["magneticHeading"], true_heading=o.get("trueHeading"),
                    heading_accuracy=o["headingAccuracy"], declination=o.get("declination"),
                    timestamp=o["timestamp"], time=o.get("time"), x=o["x"], y=o["y"], z=o["z"],
-                   pitch=o.get("pitch"), roll=o.get("roll"), speed=o.get("speed"), course=o.get("course"), raw=o)
+                   pitch=o.get("pitch"), roll=o.get("roll"),
+                   expected_field=o.get("expectedField"), speed=o.get("speed"), course=o.get("course"), raw=o)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ def test_five_lines_give_true_headings(service):
         assert h.true_heading is not None and 3 < h.declination < 7
         assert angle_between(h.true_heading, h.magnetic_heading + h.declination) < 0.002
         assert 20 < math.sqrt(h.x ** 2 + h.y ** 2 + h.z ** 2) < 80
+        # The demo board tilts at most 20° and the model's field at 52.5° N is about 50 µT.
+        assert abs(h.pitch) < 30 and abs(h.roll) < 30 and 45 < h.expected_field < 55
     assert len({round(h.magnetic_heading) for h in headings}) > 1, "the simulated board turns"
 
 
