@@ -54,6 +54,7 @@ struct GravityAverage: Hashable, Sendable {
         northLag = .zero
         motionVariance = initial
         disagreement = 0
+        unexplainedFor = 0
         persistentDisagreement = .zero
     }
 
@@ -94,6 +95,21 @@ struct GravityAverage: Hashable, Sendable {
     /// The disagreement averaged over `persistenceTime`, rad (east, north,
     /// 0): hand motion flips it, a vehicle's turn holds it.
     private(set) var persistentDisagreement = Vector3.zero
+
+    /// How long the average has contradicted the filter beyond its gate with no
+    /// acceleration to explain it, s.
+    private(set) var unexplainedFor = 0.0
+
+    /// Counts the time the disagreement stays unexplained; returns it.
+    mutating func unexplained(_ now: Bool, dt: Double) -> Double {
+        unexplainedFor = now ? unexplainedFor + dt : 0
+        return unexplainedFor
+    }
+
+    /// The filter gave way to gravity: the count starts again.
+    mutating func gaveWay() {
+        unexplainedFor = 0
+    }
 
     /// Records the average's disagreement with the filter (innovations about east and north, rad).
     mutating func observe(east: Double, north: Double, dt: Double, persistenceTime: Double) {
