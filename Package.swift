@@ -66,7 +66,8 @@ let package = Package(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO", "LodestoneSimulatedBoard",
-                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine", "LodestoneSession"],
+                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine", "LodestoneSession", "LodestoneHTTP",
+                           "LodestoneNetwork"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.

@@ -24,7 +24,7 @@ extension ServiceConfiguration {
     static let defaultHTTPPort: UInt16 = 8080
 
     /// Parses `--http`'s and `http.listen`'s `HOST:PORT` (loopback without a host; port 0 picks a free one).
-    static func httpEndpoint(_ text: String) -> Result<Endpoint, Endpoint.ParseError> {
+    public static func httpEndpoint(_ text: String) -> Result<Endpoint, Endpoint.ParseError> {
         Endpoint.parse(text, defaultHost: "127.0.0.1", defaultPort: defaultHTTPPort, anyPort: true)
     }
 
