@@ -55,7 +55,7 @@ public final class LiveViewServer: @unchecked Sendable {
             wakeup = try WakePipe()
             listeners = try Sockets.listenTCP(settings.listen, backlog: 32)
         } catch {
-            throw HTTPServerError("cannot listen on \(settings.listen) for the live view: \(error); choose another --http address")
+            throw HTTPServerError("live view: \(error); choose another --http address")
         }
         port = listeners.first.flatMap(Sockets.localPort) ?? settings.listen.port
         ring = Mutex(EventRing(capacity: settings.bufferedEvents))

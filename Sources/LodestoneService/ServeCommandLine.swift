@@ -21,14 +21,17 @@ public enum ServeCommandLine {
     /// The release reported in VERSION objects (kept equal to `lodestone --version`; tested).
     public static let release = "0.1.0"
 
-    public static let summary = "Run the heading service: JSON lines over a socket, NMEA 0183, on demand."
+    public static let summary = "Run the heading service: JSON lines over a socket, gpsd's clients, NMEA 0183, D-Bus, a web view; on demand."
     public static let usage = "serve [--config FILE] [options]"
     public static let discussion = """
         Serves headings to clients over a Unix socket (default \(ServiceConfiguration.defaultSocketPath))
         and optionally TCP, with gpsd's style of protocol (see PROTOCOL.md):
           ?WATCH={"enable":true,"headingFilter":5};   stream HEADING objects
           ?POLL;  ?DEVICES;  ?VERSION;  ?STEER={"lat":52.5,"lon":13.4};
-        The sensors are read only while a client watches (or NMEA output has a consumer).
+        gpsd's clients (gpspipe, cgps, Python's gps) read ATT objects from a TCP listener such as
+        --listen localhost:2947. --dbus offers the compass to GeoClue as iio-sensor-proxy does;
+        --http 127.0.0.1:8080 serves a live web view. The sensors are read only while someone
+        watches (a client, an NMEA consumer, a D-Bus claim, a browser).
 
         Sources: --source iio (default; libiio, --uri/--magn/--accel/--gyro/--mode/--rate/
         --board-rotation), --source replay:FILE (--loop, --speed X or max), or
