@@ -193,6 +193,7 @@ function onEvent(e) {
   if (kind === "calibrationUpdated") state.calibration = false;
   if (kind === "trueHeadingUnavailable") state.trueReason = e.detail || e.reason || "";
   if (kind === "trueHeadingAvailable") state.trueReason = "";
+  if (kind === "steerStopped") state.steer = null;
   state.dirty = true;
 }
 

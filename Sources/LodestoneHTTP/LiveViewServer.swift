@@ -194,7 +194,7 @@ public final class LiveViewServer: @unchecked Sendable {
             return reply(i, HTTPResponse.error(400, "Bad Request", why))
         }
         guard let host = request.host, allowedHosts.isEmpty || allowedHosts.contains(host.lowercased()) else {
-            return reply(i, HTTPResponse.error(421, "Misdirected Request", "this live view answers to \(allowedHosts.sorted().joined(separator: ", ")) only (httpAllowedHosts adds names)"))
+            return reply(i, HTTPResponse.error(421, "Misdirected Request", "this live view answers to \(allowedHosts.sorted().joined(separator: ", ")) only (http.allowedHosts adds names)"))
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return reply(i, HTTPResponse.error(405, "Method Not Allowed", "the live view only reads", extra: "Allow: GET, HEAD\r\n"))

@@ -49,6 +49,8 @@ struct ServeLiveViewBrowserTests {
                                           "--year", "\(Self.year)", "-v"], scratch: scratch)
         defer { service.signal(SIGTERM) }
         try #require(ServiceProcess.waitForSocket(socket), "serve did not start: \(service.stderr)")
+        // The live view starts after the socket listens: its port is in the log a moment later.
+        #expect(waitUntil { ServeLiveViewBrowserTests.port(in: service.stderr) != nil })
         let port = try #require(Self.port(in: service.stderr), "no port in the log: \(service.stderr)")
         #expect(!service.stderr.contains("sensors claimed"), "nothing is read before someone watches")
 
