@@ -316,8 +316,10 @@ public struct AttitudeFusion: Sendable {
     /// (``GravityAverage``). The average remembers the estimate of the last
     /// correlation time, and a bias error has turned the estimate since: the
     /// tilt it shows is θ + lag·δb, not θ. Read as θ alone, the lag pushes the
-    /// bias estimate further the way it is already wrong. How hard the board
-    /// moves sets how far the reading is trusted.
+    /// bias estimate further the way it is already wrong. How much of the
+    /// board's motion the average keeps (``GravityAverage/residualMotionVariance``:
+    /// quick swings average away), up to ``Settings/motionAcceleration``, sets
+    /// how far the reading is trusted.
     ///
     /// A reading beyond the gate is ignored as a sustained acceleration (a
     /// vehicle turning), but only when the average's length shows one large
@@ -330,7 +332,7 @@ public struct AttitudeFusion: Sendable {
         let east = shown.east - correction.angle.x - eastLag.dot(correction.bias)
         let north = shown.north - correction.angle.y - northLag.dot(correction.bias)
         let c = coefficients
-        let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
+        let spread = (min(gravity.residualMotionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
             / gravity.mean.squaredLength
         gravity.observe(east: east, north: north, dt: interval, persistenceTime: settings.sustainedAccelerationTime)
         let disagreement = east * east + north * north
@@ -361,9 +363,13 @@ public struct AttitudeFusion: Sendable {
         errors.angle[0, 0] += east * east
         errors.angle[1, 1] += north * north
         let r = attitude.rotationMatrix
-        let time = settings.motionCorrelationTime
-        errors.widenBias(along: r.row0, variance: east * east / (time * time))
-        errors.widenBias(along: r.row1, variance: north * north / (time * time))
+        // A bias that built the error up over the time it went unexplained, at
+        // most the turn-on uncertainty: widening more would let one reading,
+        // acceleration and all, throw the bias anywhere.
+        let time = gravity.unexplainedFor + settings.motionCorrelationTime
+        let most = coefficients.initialBiasVariance
+        errors.widenBias(along: r.row0, variance: min(most, east * east / (time * time)))
+        errors.widenBias(along: r.row1, variance: min(most, north * north / (time * time)))
         gravity.gaveWay()
     }
 
@@ -454,7 +460,7 @@ public struct AttitudeFusion: Sendable {
         errors.forgetCompassError(variance: compassErrorVariance)
         errors.angle[2, 2] += disagreement * disagreement
         let drift = disagreement / max(lasting, 1)
-        errors.widenBias(along: r.row2, variance: drift * drift)
+        errors.widenBias(along: r.row2, variance: min(coefficients.initialBiasVariance, drift * drift))
         agreement.reset()
     }
 

@@ -8,7 +8,8 @@ extension AttitudeFusion {
     public struct Settings: Hashable, Sendable {
         // MARK: Gyroscope
 
-        /// White noise of the gyroscope, (°/s)/√Hz (angle random walk).
+        /// White noise of the gyroscope, (°/s)/√Hz (angle random walk): the
+        /// figure the filter starts with; it learns the real one at rest.
         public var gyroNoiseDensity = 0.01
         /// Relative error of the measured rotation (scale factor and axis
         /// misalignment), as a fraction. It grows the uncertainty about each
@@ -25,11 +26,11 @@ extension AttitudeFusion {
         /// Error of the accelerometer that does not average out (bias,
         /// calibration), m/s². The tilt is trusted no further than this.
         public var accelerometerError = 0.1
-        /// Typical non-gravitational acceleration of a board moved by hand,
-        /// m/s². The filter measures how hard the board moves (the spread of the
-        /// acceleration about its earth-frame average); that level, capped at
-        /// this value, sets how far a tilt reading is trusted. Harder motion is
-        /// left to the averaging below.
+        /// The most a board's motion is assumed to leave in the averaged
+        /// accelerometer, m/s². The filter measures what the averaging leaves of
+        /// the motion (see ``GravityAverage``); that level, capped at this value,
+        /// sets how far a tilt reading is trusted. Beyond it the gate and the
+        /// sustained-acceleration rules take over.
         public var motionAcceleration = 0.4
         /// How long a hand motion's acceleration lasts before it reverses, s.
         /// Acceleration is averaged in the earth frame over this time (it
@@ -55,7 +56,8 @@ extension AttitudeFusion {
 
         // MARK: Magnetometer
 
-        /// White noise of each magnetometer axis, µT.
+        /// White noise of each magnetometer axis, µT: the figure the filter
+        /// starts with; it learns the real one at rest.
         public var magnetometerNoise = 0.7
         /// Heading error of the calibrated compass that noise does not explain
         /// (residual calibration, nearby iron), degrees (1σ over attitudes): the
@@ -103,8 +105,9 @@ extension AttitudeFusion {
         /// How much later the magnetometer reports the field than the gyro
         /// reports the rotation (output data period and filter delay), s. While
         /// the board turns at ω a reading is off by about ω × latency × field,
-        /// which the filter allows for when it checks that the readings stay
-        /// consistent with a field carried with the board.
+        /// which the filter counts as noise of that reading (and allows for when
+        /// it checks that the readings stay consistent with a field carried
+        /// with the board).
         public var magnetometerLatency = 0.01
         /// How long a change of the field carried with the board (a magnet put
         /// on, taken off or moved) must last before it is acted on, s. Shorter
@@ -119,15 +122,18 @@ extension AttitudeFusion {
 
         // MARK: Rest and time
 
-        /// Largest bias-corrected angular rate counted as rest, °/s.
+        /// Largest rotation rate, shown by gravity's and the field's drift,
+        /// counted as steady (see ``RestDetector``), °/s.
         public var restRateThreshold = 2.0
-        /// Largest acceleration change counted as rest, m/s².
+        /// Largest departure of the acceleration from its straight line counted
+        /// as steady, m/s².
         public var restAccelerationThreshold = 0.5
         /// The smallest uncertainty of a rotation rate measured at rest from the
         /// drift of gravity and field, °/s: sensors drift with temperature and a
         /// board set down settles, which no fit can tell from a slow turn.
         public var steadyRateUncertainty = 0.05
-        /// How long the board must be still before rest is declared, s.
+        /// How long the board must be steady before rest is declared, s; also
+        /// the averaging time of ``SteadyRotation``'s window.
         public var restMinimumDuration = 1.5
         /// Longest time step integrated, s. After a longer gap the board may
         /// have turned anywhere, so the attitude restarts from gravity and field.
