@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "LodestoneSteering", targets: ["LodestoneSteering"]),
         .library(name: "LodestoneLocation", targets: ["LodestoneLocation"]),
         .library(name: "LodestoneService", targets: ["LodestoneService"]),
+        .library(name: "LodestoneDBus", targets: ["LodestoneDBus"]),
+        .library(name: "LodestoneHTTP", targets: ["LodestoneHTTP"]),
         .executable(name: "lodestone", targets: ["lodestone"]),
         .executable(name: "lodestone-serve", targets: ["lodestone-serve"]),
     ],
@@ -28,7 +30,8 @@ let package = Package(
         .target(name: "LodestoneCommandLine"),
         // Pure: the one JSON reader (strict parser) and writer of the package; no Foundation.
         .target(name: "LodestoneJSON"),
-        // Edge: sockets, endpoints and line framing for the service and the gpsd client; no Foundation.
+        // Edge: sockets, endpoints, line framing and the plumbing of poll loops (wake pipe, thread,
+        // clocks) for the service, its listeners and the gpsd client; no Foundation.
         .target(name: "LodestoneNetwork"),
         // Edge: positions for true heading and speed aiding: the fix type, gpsd (reconnecting), a fixed source.
         .target(name: "LodestonePosition", dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneNetwork", "LodestoneLocation"]),
@@ -64,7 +67,8 @@ let package = Package(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO", "LodestoneSimulatedBoard",
-                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine", "LodestoneSession"],
+                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine", "LodestoneSession", "LodestoneHTTP",
+                           "LodestoneNetwork"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.
@@ -73,6 +77,16 @@ let package = Package(
             pkgConfig: "libiio",
             providers: [.apt(["libiio-dev"])]
         ),
+        // libsystemd's sd-bus (Debian libsystemd-dev) through pkg-config.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // Edge: the desktop's compass on D-Bus (iio-sensor-proxy's net.hadess.SensorProxy.Compass) through sd-bus.
+        .target(name: "LodestoneDBus", dependencies: ["LodestoneCore", "LodestoneNetwork", "CSystemd"]),
+        // Edge: the live web view: one self-contained page and its Server-Sent Events stream over HTTP/1.1; no Foundation.
+        .target(name: "LodestoneHTTP", dependencies: ["LodestoneJSON", "LodestoneNetwork"]),
         // Edge: IIO sensors through libiio (discovery, scaling, mount matrices, capture).
         .target(name: "LodestoneIIO", dependencies: ["LodestoneCore", "CLibIIO"]),
         // Edge: the heading daemon (`lodestone serve`): client protocol over sockets, gpsd
@@ -81,7 +95,8 @@ let package = Package(
             name: "LodestoneService",
             dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneIIO", "LodestoneSteering", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
-                           "LodestoneNetwork", "LodestonePosition", "LodestoneSession", "LodestoneLocation"]
+                           "LodestoneNetwork", "LodestonePosition", "LodestoneSession", "LodestoneLocation", "LodestoneDBus",
+                           "LodestoneHTTP"]
         ),
         // The daemon alone, without the CLI's Foundation: `lodestone serve` execs it.
         .executableTarget(name: "lodestone-serve", dependencies: ["LodestoneService", "LodestoneCommandLine"], path: "tools/lodestone-serve"),
@@ -129,12 +144,17 @@ let package = Package(
         .testTarget(name: "LodestoneLocationTests",
                     dependencies: ["LodestoneLocation", "LodestoneSteering", "LodestoneJSON", "LodestoneSimulation", "LodestoneTestSupport"],
                     exclude: ["Fixtures"]),
-        // Unit tests of the service's pure parts, and `lodestone serve` end to end (with gpsd/gpsfake).
+        // The D-Bus compass on a private dbus-daemon, with busctl, gdbus and GDBus (PyGObject) as clients.
+        .testTarget(name: "LodestoneDBusTests", dependencies: ["LodestoneDBus", "LodestoneCore", "LodestoneTestSupport"]),
+        // The live view's server over real sockets (its page in a real browser: LodestoneServiceTests, against serve).
+        .testTarget(name: "LodestoneHTTPTests", dependencies: ["LodestoneHTTP", "LodestoneTestSupport"]),
+        // Unit tests of the service's pure parts, and `lodestone serve` end to end: with gpsd/gpsfake,
+        // gpsd's own clients, a private dbus-daemon, and its live view in headless Chromium.
         .testTarget(
             name: "LodestoneServiceTests",
             dependencies: ["LodestoneService", "LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneCalibrationStore",
                            "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "LodestoneSession", "LodestoneNetwork",
-                           "LodestoneIIO", "lodestone", "lodestone-serve"]
+                           "LodestoneIIO", "LodestoneCommandLine", "lodestone", "lodestone-serve"]
         ),
     ],
     swiftLanguageModes: [.v6]

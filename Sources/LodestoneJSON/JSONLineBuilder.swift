@@ -77,6 +77,14 @@ public final class JSONLineBuilder {
         put(0x0A)
     }
 
+    /// Closes the object and ends the line with CR LF, as gpsd does (its Python client
+    /// reads only lines that end so).
+    public func endObjectCRLF() {
+        put(0x7D)
+        put(0x0D)
+        put(0x0A)
+    }
+
     private func key(_ name: StaticString) {
         reserve(name.utf8CodeUnitCount + 4)
         if needsComma {

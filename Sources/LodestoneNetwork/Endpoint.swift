@@ -18,7 +18,8 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `HOST:PORT`, `HOST`, `:PORT` or `PORT`; nil with a reason when malformed.
-    public static func parse(_ text: String, defaultHost: String, defaultPort: UInt16?) -> Result<Endpoint, ParseError> {
+    /// `anyPort` allows port 0, with which a listener gets a free port from the system.
+    public static func parse(_ text: String, defaultHost: String, defaultPort: UInt16?, anyPort: Bool = false) -> Result<Endpoint, ParseError> {
         func bad(_ why: String) -> Result<Endpoint, ParseError> {
             .failure(ParseError(message: "'\(text)' is not HOST:PORT (\(why))"))
         }
@@ -48,7 +49,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         }
         let port: UInt16
         if let portText {
-            guard let p = UInt16(portText), p > 0 else { return bad("the port must be a number 1–65535") }
+            guard let p = UInt16(portText), p > 0 || anyPort else { return bad("the port must be a number 1–65535") }
             port = p
         } else if let defaultPort {
             port = defaultPort

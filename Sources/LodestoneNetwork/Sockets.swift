@@ -110,11 +110,14 @@ public enum Sockets {
     }
 
     /// TCP listeners on every address `endpoint` resolves to (e.g. 127.0.0.1 and ::1 for localhost).
+    /// Port 0 lets the system choose a free port, the same one on every address (``localPort(_:)``).
     public static func listenTCP(_ endpoint: Endpoint, backlog: Int32 = 16) throws(SocketError) -> [Int32] {
-        let addresses = try resolve(endpoint, passive: true).get()
+        var addresses = try resolve(endpoint, passive: true).get()
         var fds: [Int32] = []
         var lastError = "no address"
-        for (family, address) in addresses {
+        for index in addresses.indices {
+            if endpoint.port == 0, let first = fds.first, let port = localPort(first) { setPort(port, in: &addresses[index].address) }
+            let (family, address) = addresses[index]
             let fd = socket(family, streamType, 0)
             guard fd >= 0 else { lastError = errorText(errno); continue }
             prepare(fd)
@@ -133,6 +136,30 @@ public enum Sockets {
         }
         guard !fds.isEmpty else { throw SocketError("cannot listen on \(endpoint): \(lastError)") }
         return fds
+    }
+
+    /// The port a bound socket has (the one the system chose for port 0); nil when it has none.
+    public static func localPort(_ fd: Int32) -> UInt16? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard rc == 0 else { return nil }
+        return withUnsafeBytes(of: &storage) { port(inAddress: $0) }
+    }
+
+    /// The port of an IPv4 or IPv6 socket address (both keep it, big-endian, right after the family).
+    static func port(inAddress raw: UnsafeRawBufferPointer) -> UInt16? {
+        let family = Int32(raw.load(as: sockaddr.self).sa_family)
+        guard family == AF_INET || family == AF_INET6 else { return nil }
+        return UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: MemoryLayout<sa_family_t>.size, as: UInt16.self))
+    }
+
+    static func setPort(_ port: UInt16, in address: inout [UInt8]) {
+        address.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: port.bigEndian, toByteOffset: MemoryLayout<sa_family_t>.size, as: UInt16.self)
+        }
     }
 
     /// Accepts one connection, or nil when none is waiting.

@@ -9,6 +9,8 @@ public enum ClientCommand: Equatable, Sendable {
         public var enable: Bool
         /// Degrees; nil keeps the client's current one (or the server default).
         public var headingFilter: Double?
+        /// gpsd's keys, from a gpsd client; nil when there were none.
+        public var gpsd: GPSDWatchRequest? = nil
     }
 
     public struct Steer: Equatable, Sendable {
@@ -63,11 +65,11 @@ public enum ClientCommand: Equatable, Sendable {
         }
         switch name {
         case "WATCH":
-            let o = try object(argument, "WATCH", known: ["enable", "headingFilter"], required: true)
+            let o = try object(argument, "WATCH", known: ["enable", "headingFilter"] + GPSDWatchRequest.keys, required: true)
             let enable = try bool(o, "enable", in: "WATCH") ?? true
             let filter = try number(o, "headingFilter", in: "WATCH")
             if let filter, !(filter >= 0) { throw Failure("?WATCH: headingFilter must be a number of degrees ≥ 0, not \(filter)") }
-            return .watch(Watch(enable: enable, headingFilter: filter))
+            return .watch(Watch(enable: enable, headingFilter: filter, gpsd: try GPSDWatchRequest(o)))
         case "POLL":
             try noArgument(argument, "POLL")
             return .poll

@@ -12,6 +12,10 @@ final class ClientRegistry {
     var defaultHeadingFilter: Double
     /// Encodes replies and broadcasts (one at a time, under the lock).
     private let replyLine = JSONLineBuilder(capacity: 4096)
+    /// The broadcast events whose condition still holds.
+    private(set) var inForce = EventsInForce()
+    /// The live view, which shows the events too; nil when it is off.
+    var liveView: LiveViewPublisher?
 
     /// Longest a `?POLL` waits for a heading, seconds.
     static let pollTimeout = 2.0
@@ -22,6 +26,14 @@ final class ClientRegistry {
     }
 
     var count: Int { clients.count }
+
+    private var steeringRequests = 0
+
+    /// A number larger than every earlier one, for ``ClientSession/steeringOrder``.
+    func nextSteeringOrder() -> Int {
+        steeringRequests += 1
+        return steeringRequests
+    }
 
     func add(fd: Int32, peer: String) -> ClientSession {
         let c = ClientSession(id: nextClientID, fd: fd, peer: peer, limits: limits, headingFilter: defaultHeadingFilter)
@@ -56,11 +68,14 @@ final class ClientRegistry {
         _ = c.send(replyLine.bytes)
     }
 
-    /// Sends an event to every watching client.
+    /// Sends an event to every watching client (not to gpsd clients: gpsd has no EVENT)
+    /// and to the live view.
     func broadcast(_ event: ServiceEvent, wall: Double) {
+        inForce.record(event, time: wall)
         replyLine.removeAll()
         ProtocolMessages.event(replyLine, event, time: wall)
-        for c in clients where c.watching { _ = c.send(replyLine.bytes) }
+        for c in clients where c.watching && c.gpsd == nil { _ = c.send(replyLine.bytes) }
+        liveView?.publishEvent(replyLine.bytes, inForce: inForce)
     }
 
     /// Sends the POLL answer (with the HEADING in `headingLine` when given) and clears the poll.
@@ -90,7 +105,7 @@ final class ClientRegistry {
         guard c.flush() else { return false }
         if c.outbox.isEmpty, c.outbox.droppedLines > 0 {
             let n = c.outbox.takeDroppedCount()
-            reply(c) { ProtocolMessages.dropped($0, count: n, limit: limits.clientQueueBytes, time: wall) }
+            if c.gpsd == nil { reply(c) { ProtocolMessages.dropped($0, count: n, limit: limits.clientQueueBytes, time: wall) } }
         }
         return !c.closing
     }

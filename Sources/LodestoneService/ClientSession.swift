@@ -14,9 +14,13 @@ final class ClientSession {
     var input: LineAssembler
     /// Streaming HEADING objects (after `?WATCH={"enable":true}`).
     var watching = false
+    /// A gpsd client (its `?WATCH` had gpsd's keys): ATT instead of HEADING, no EVENT.
+    var gpsd: GPSDWatch?
     var filter: HeadingFilter
     /// Steering toward a target (after `?STEER=…`).
     var steering: ClientSteering?
+    /// Orders the clients' `?STEER` requests: the live view shows the latest one's advice.
+    var steeringOrder = 0
     /// Monotonic deadline of an unanswered `?POLL;`; the poll claims the sensors until then.
     var pollDeadline: Double?
     /// The socket failed or the peer closed: the event loop closes it.

@@ -39,7 +39,7 @@ extension ServiceConfiguration {
     }
 
     /// The root keys of the service's own settings (the heading session's are ``HeadingConfiguration/jsonKeys``).
-    static let serviceKeys = ["socket", "socketMode", "listen", "nmea", "limits"]
+    static let serviceKeys = ["socket", "socketMode", "listen", "nmea", "limits", "dbus", "http"]
 
     /// Applies a parsed config object on top of `self`.
     public func applying(json: JSONValue, baseDirectory: String = ".") throws(ConfigurationError) -> ServiceConfiguration {
@@ -54,6 +54,8 @@ extension ServiceConfiguration {
         }
         if let listen = root["listen"] { c.tcpListeners = try Self.listeners(listen) }
         if let nmea = root["nmea"] { try c.applyNMEA(nmea) }
+        if let dbus = root["dbus"] { try c.applyDBus(dbus) }
+        if let http = root["http"] { try c.applyHTTP(http) }
         if let limits = root["limits"] {
             let l = try ConfigurationKeys(limits, path: "limits", known: ["maxClients", "maxLineLength", "clientQueueBytes"])
             if let v = try l.integer("maxClients") { c.limits.maxClients = v }

@@ -30,10 +30,14 @@ public final class HeadingService {
     /// Reads the configuration again (SIGHUP).
     public typealias Reload = () throws -> ServiceConfiguration
 
-    private var configuration: ServiceConfiguration
+    private(set) var configuration: ServiceConfiguration
     private let reloadConfiguration: Reload?
-    private let log: ServiceLog
-    private let hub: Hub
+    let log: ServiceLog
+    let hub: Hub
+    /// The D-Bus compass and the demand of the listeners with threads of their own.
+    let listenerOutputs: ListenerOutputs
+    /// The live view, when it is on.
+    var liveView: LiveViewPublisher?
     private let loopWake: WakePipe
     private let runner: SampleRunner
     private let signals: SignalPipe
@@ -69,15 +73,20 @@ public final class HeadingService {
             throw error
         }
         for note in session.notes { log.info(note) }
-        hub = Hub(HubState(release: release, session: session, configuration: configuration))
-        loopWake = try WakePipe()
-        runner = try SampleRunner(hub: hub, loopWake: loopWake, source: source, log: log)
+        let sampleWake = try WakePipe.make()
+        listenerOutputs = ListenerOutputs(sampleWake: sampleWake)
+        hub = Hub(HubState(release: release, session: session, configuration: configuration, listeners: listenerOutputs))
+        loopWake = try WakePipe.make()
+        runner = SampleRunner(hub: hub, loopWake: loopWake, wake: sampleWake, source: source, log: log)
         signals = try SignalPipe()
         nmea = try NMEAOutput(configuration.nmea, maxClients: configuration.limits.maxClients, log: log)
         if case .gpsd(let endpoint) = heading.position { gpsd = GPSDClient(endpoint: endpoint) }
         do {
             try updateListeners(configuration)
+            try startListenerThreads(configuration)
         } catch {
+            stopListenerThreads()
+            for l in listeners { closeListener(l) }
             nmea.closeAll()
             throw error
         }
@@ -132,7 +141,7 @@ public final class HeadingService {
         }
         tick(now: Clock.monotonic())
         notifier.notify("READY=1\nSTATUS=serving headings")
-        log.notice("ready: \(describeSource()); \(listeners.map(\.key).joined(separator: ", "))")
+        log.notice("ready: \(describeSource()); \((listeners.map(\.key) + listenerThreadNames).joined(separator: ", "))")
         var fds: [pollfd] = []
         var slots: [Slot] = []
         while true {
@@ -140,7 +149,7 @@ public final class HeadingService {
             if now >= nextTick { tick(now: now) }
             position(gpsd?.tick(now: now)) // reconnect attempts follow their own back-off, not the 1 s tick
             var deadline = nextTick
-            if nmea.hasConsumers { deadline = min(deadline, nmea.tick(now: now) { hub.withLock { $0.processing.latestHeading(now: now, maximumAge: 1) } }) }
+            if nmea.hasConsumers { deadline = min(deadline, nmea.tick(now: now) { hub.withLock { $0.processing.latestHeadingAndTilt(now: now) } }) }
             if let poll = hub.withLock({ $0.clients.earliestPollDeadline }) {
                 if poll <= now { hub.withLock { $0.expirePolls(now: now) } } else { deadline = min(deadline, poll) }
             }
@@ -367,6 +376,9 @@ public final class HeadingService {
             log.error("SIGHUP: the configuration was not reloaded, the running one stays: \(error)")
             return
         }
+        if new.http != old.http || new.dbus != old.dbus {
+            log.warning("SIGHUP: the http and dbus settings take effect at the next start")
+        }
         configuration = new
         if new.heading.position != old.heading.position {
             gpsd?.close()
@@ -439,6 +451,7 @@ public final class HeadingService {
             close(fd)
             if dropped > 0 { log.info("\(name): \(dropped) line(s) were dropped for it in all (it read too slowly)") }
         }
+        stopListenerThreads()
         // Let the sample thread release the sensors (disables IIO buffers), at most 3 s.
         let stopBy = Clock.monotonic() + 3
         while !hub.withLock({ $0.status.runnerFinished }), Clock.monotonic() < stopBy {

@@ -33,24 +33,28 @@ final class HubState {
     /// NMEA output has consumers (TCP clients or a serial device).
     var nmeaDemand = false
 
-    init(release: String, session: HeadingSession, configuration: ServiceConfiguration) {
+    init(release: String, session: HeadingSession, configuration: ServiceConfiguration, listeners: ListenerOutputs) {
         self.release = release
-        processing = SampleProcessing(session: session)
+        processing = SampleProcessing(session: session, listeners: listeners)
         clients = ClientRegistry(limits: configuration.limits, defaultHeadingFilter: configuration.heading.session.headingFilter)
         status = ServiceStatus(configuration: configuration.heading)
     }
 
-    /// Whether the sensors must be read: a watcher, a pending poll, or NMEA consumers.
+    /// Whether the sensors must be read: a watcher, a pending poll, NMEA consumers,
+    /// a D-Bus claim or a live viewer.
     var demand: Bool {
         guard !status.stopping else { return false }
-        return nmeaDemand || clients.wantSamples
+        return otherDemand || clients.wantSamples
     }
+
+    /// Demand from outside the protocol clients.
+    private var otherDemand: Bool { nmeaDemand || processing.listeners.wantSamples }
 
     // MARK: Sample thread
 
     func process(_ sample: SensorSample, wall: Double, now: Double, more: Bool = false) -> ProcessOutcome {
         guard !status.stopping else { return ProcessOutcome(demand: false, stop: true, sourceGeneration: status.sourceGeneration) }
-        var outcome = processing.process(sample, wall: wall, now: now, more: more, clients: clients, nmeaDemand: nmeaDemand)
+        var outcome = processing.process(sample, wall: wall, now: now, more: more, clients: clients, otherDemand: otherDemand)
         outcome.sourceGeneration = status.sourceGeneration
         return outcome
     }
@@ -65,7 +69,24 @@ final class HubState {
     func report(_ problem: ServiceEvent?, resumed: ServiceEvent? = nil, wall: Double) {
         let changed = status.sourceProblem?.reason != problem?.reason
         status.sourceProblem = problem
+        processing.listeners.sourceWorks(problem.map { Self.transientFaults.contains($0.reason) } ?? true)
         if changed, let e = problem ?? resumed { clients.broadcast(e, wall: wall) }
+    }
+
+    /// Faults during which the sensors are still there (D-Bus `HasCompass` stays true).
+    private static let transientFaults: Set<String> = ["ioError", "noData"]
+
+    /// The source's label and devices (the sample thread, when it opens one).
+    func describeSource(label: String, devices: [DeviceDescription], identities: SourceDevices) {
+        status.sourceLabel = label
+        status.devices = devices
+        status.calibrationDevices = identities
+        processing.gpsd.describe(devices)
+        if let live = clients.liveView {
+            let j = JSONLineBuilder(capacity: 1024)
+            ProtocolMessages.devices(j, source: label, devices: devices)
+            live.publishDevices(j.bytes)
+        }
     }
 
     // MARK: Event loop

@@ -33,7 +33,8 @@ extension HubState {
         case .poll:
             poll(for: c, wall: wall, now: now)
         case .devices:
-            clients.reply(c) { ProtocolMessages.devices($0, source: status.sourceLabel, devices: status.devices) }
+            clients.reply(c) { ProtocolMessages.devices($0, source: status.sourceLabel, devices: status.devices,
+                                                        gpsd: c.gpsd != nil, activated: status.activated) }
         case .steer(nil):
             c.steering = nil
             clients.reply(c) { ProtocolMessages.event($0, ServiceEvent("steerStopped", reason: "clientRequest", "steering stopped at the client's request"), time: wall) }
@@ -43,9 +44,20 @@ extension HubState {
     }
 
     private func watch(_ w: ClientCommand.Watch, for c: ClientSession, wall: Double) {
-        let threshold = w.headingFilter ?? (c.watching ? c.filter.threshold : clients.defaultHeadingFilter)
+        if let request = w.gpsd {
+            c.gpsd = GPSDWatch(request)
+        } else if w.headingFilter != nil {
+            c.gpsd = nil
+        }
+        // gpsd has no filter: its clients get every heading (at most 10 Hz) unless they give one.
+        let defaultFilter = c.gpsd == nil ? clients.defaultHeadingFilter : 0
+        let threshold = w.headingFilter ?? (c.watching ? c.filter.threshold : defaultFilter)
         c.filter = HeadingFilter(threshold: threshold)
         c.watching = w.enable
+        if let gpsd = c.gpsd {
+            gpsdWatch(gpsd, enable: w.enable, threshold: threshold, for: c, wall: wall)
+            return
+        }
         clients.reply(c) { ProtocolMessages.watch($0, enable: w.enable, headingFilter: threshold) }
         guard w.enable else { return }
         let trueNorth = ServiceEvent(processing.session.trueNorth.status)
@@ -53,6 +65,15 @@ extension HubState {
         if let problem = status.sourceProblem {
             clients.reply(c) { ProtocolMessages.event($0, problem, time: wall) }
         }
+    }
+
+    /// gpsd's answer: DEVICES (when enabling), then WATCH; no EVENT.
+    private func gpsdWatch(_ gpsd: GPSDWatch, enable: Bool, threshold: Double, for c: ClientSession, wall: Double) {
+        c.gpsd?.lastDelivery = -.infinity
+        if enable {
+            clients.reply(c) { ProtocolMessages.devices($0, source: status.sourceLabel, devices: status.devices, gpsd: true, activated: status.activated) }
+        }
+        clients.reply(c) { GPSDMessages.watch($0, enable: enable, gpsd, headingFilter: threshold) }
     }
 
     private func poll(for c: ClientSession, wall: Double, now: Double) {
@@ -69,6 +90,7 @@ extension HubState {
     private func steer(_ request: ClientCommand.Steer, for c: ClientSession, wall: Double, now: Double) {
         do {
             c.steering = try ClientSteering(request)
+            c.steeringOrder = clients.nextSteeringOrder()
         } catch {
             clients.reply(c) { ProtocolMessages.error($0, error.message) }
             return

@@ -1,10 +1,16 @@
-/// NMEA 0183 heading sentences: HDM, HDT and HDG.
+import LodestoneCore
+
+/// NMEA 0183 heading sentences: HDM, HDT and HDG, and XDR for pitch and roll.
 ///
 /// - `$HCHDM,x.x,M*hh`: magnetic heading.
 /// - `$HCHDT,x.x,T*hh`: true heading; only when it is known.
 /// - `$HCHDG,x.x,,,v.v,E*hh`: magnetic sensor heading, deviation and its E/W (empty: the
 ///   calibration already removed it), variation (declination) east or west,
 ///   empty when unknown.
+/// - `$HCXDR,A,p.p,D,PTCH,A,r.r,D,ROLL*hh`: two angular-displacement transducers in
+///   degrees, pitch (bow up positive) and roll (starboard down positive). The names are
+///   the ones OpenCPN's dashboard (a name containing PTCH or ROLL), Signal K's XDR
+///   dictionary (PTCH, ROLL) and gpsd ≥ 3.25 (PTCH or PITCH, ROLL, into ATT) read.
 ///
 /// The checksum is the XOR of every byte between `$` and `*`, as two
 /// upper-case hex digits; lines end in CR LF. Headings have one decimal,
@@ -43,6 +49,33 @@ public struct NMEAEncoder: Sendable {
                 s.append(0x2C)
             }
         }
+    }
+
+    /// Appends the group for one heading: HDM, HDT (when true heading is known), HDG, then XDR
+    /// with the board's pitch and roll. Nothing while the heading is invalid.
+    func appendGroup(_ h: Heading, tilt: Tilt, to out: inout [UInt8]) {
+        guard h.isValid else { return }
+        append(magneticHeading: h.magneticHeading, trueHeading: h.trueHeading, variation: h.reportedDeclination, to: &out)
+        appendAttitude(pitch: tilt.pitch, roll: tilt.roll, to: &out)
+    }
+
+    /// Appends `$--XDR` with pitch and roll (degrees, see ``Tilt`` for the signs) to `out`.
+    public func appendAttitude(pitch: Double, roll: Double, to out: inout [UInt8]) {
+        guard pitch.isFinite, roll.isFinite else { return }
+        sentence(&out, "XDR") { s in
+            s.append(contentsOf: [0x41, 0x2C]) // A,
+            Self.signedTenths(pitch, &s)
+            s.append(contentsOf: Array(",D,PTCH,A,".utf8))
+            Self.signedTenths(roll, &s)
+            s.append(contentsOf: Array(",D,ROLL".utf8))
+        }
+    }
+
+    /// Writes `degrees` with one decimal and a leading `-` when it is negative after rounding.
+    static func signedTenths(_ degrees: Double, _ s: inout [UInt8]) {
+        let tenths = (min(abs(degrees), 9999) * 10).rounded()
+        if degrees < 0, tenths > 0 { s.append(0x2D) } // -
+        Self.tenths(tenths, &s)
     }
 
     /// Heading in tenths of a degree, rounded, wrapped so that 359.96 becomes 0.0.

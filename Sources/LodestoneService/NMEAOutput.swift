@@ -137,16 +137,15 @@ final class NMEAOutput {
     }
 
     /// Emits one group of sentences if it is time; returns the next time to call.
-    func tick(now: Double, heading: () -> Heading?) -> Double {
+    func tick(now: Double, heading: () -> (Heading, Tilt)?) -> Double {
         if let retry = serialRetryAt, now >= retry { openSerial(now: now) }
         guard now >= nextEmission else { return nextEmission }
         let period = 1 / settings.rate
         nextEmission = max(nextEmission + period, now)
         if nextEmission < now + period * 0.5 { nextEmission = now + period }
-        guard !consumers.isEmpty, let h = heading(), h.isValid else { return nextEmission }
+        guard !consumers.isEmpty, let (h, tilt) = heading(), h.isValid else { return nextEmission }
         buffer.removeAll(keepingCapacity: true)
-        encoder.append(magneticHeading: h.magneticHeading, trueHeading: h.trueHeading,
-                       variation: h.declination?.isReliable == true ? h.declination?.degrees : nil, to: &buffer)
+        encoder.appendGroup(h, tilt: tilt, to: &buffer)
         var failed: [Int32] = []
         buffer.withUnsafeBufferPointer { group in
             for i in consumers.indices {

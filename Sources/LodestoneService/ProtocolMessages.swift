@@ -6,7 +6,8 @@ import LodestoneSession
 /// object has a `class`. See `PROTOCOL.md` for the fields.
 public enum ProtocolMessages {
     public static let protocolMajor = 1
-    public static let protocolMinor = 0
+    /// 1.1: HEADING's pitch, roll and expectedField; gpsd's keys in VERSION; gpsd clients (GPSDWatch).
+    public static let protocolMinor = 1
 
     static func version(_ j: JSONLineBuilder, release: String) {
         j.beginObject()
@@ -14,7 +15,10 @@ public enum ProtocolMessages {
         j.string("release", release)
         j.integer("protoMajor", protocolMajor)
         j.integer("protoMinor", protocolMinor)
-        j.endObject()
+        GPSDMessages.versionKeys(j, release: release)
+        // CR LF as gpsd ends its lines: gpsd's Python client reads no other, and this is
+        // the line every client gets before it says which objects it wants.
+        j.endObjectCRLF()
     }
 
     /// Speed and course from gpsd, when the position comes from gpsd.
@@ -23,7 +27,7 @@ public enum ProtocolMessages {
         var course: Double?
     }
 
-    static func heading(_ j: JSONLineBuilder, _ h: Heading, time: Double, motion: Motion?) {
+    static func heading(_ j: JSONLineBuilder, _ h: Heading, attitude a: HeadingAttitude, time: Double, motion: Motion?) {
         j.beginObject()
         j.string("class", "HEADING")
         j.time("time", unixSeconds: time)
@@ -35,6 +39,9 @@ public enum ProtocolMessages {
         j.number("x", h.x, decimals: 3)
         j.number("y", h.y, decimals: 3)
         j.number("z", h.z, decimals: 3)
+        j.number("pitch", a.tilt.pitch, decimals: 2)
+        j.number("roll", a.tilt.roll, decimals: 2)
+        j.number("expectedField", a.expectedField, decimals: 2)
         if let motion {
             j.number("speed", motion.speed, decimals: 3)
             j.number("course", motion.course, decimals: 2)
@@ -99,7 +106,10 @@ public enum ProtocolMessages {
         j.endObject()
     }
 
-    static func devices(_ j: JSONLineBuilder, source: String, devices: [DeviceDescription]) {
+    /// For a gpsd client each DEVICE also has gpsd's `activated` (when the sensors were
+    /// last claimed; left out while they are idle) and `flags` (0: none of gpsd's GPS,
+    /// RTCM or AIS kinds), and the line ends in CR LF.
+    static func devices(_ j: JSONLineBuilder, source: String, devices: [DeviceDescription], gpsd: Bool = false, activated: Double? = nil) {
         j.beginObject()
         j.string("class", "DEVICES")
         j.string("source", source)
@@ -114,10 +124,14 @@ public enum ProtocolMessages {
             if let v = d.driver { item.string("driver", v) }
             if let v = d.rate { item.number("rate", v, decimals: 3) }
             if let v = d.detail { item.string("detail", v) }
+            if gpsd {
+                if let t = activated { item.time("activated", unixSeconds: t) }
+                item.integer("flags", 0)
+            }
             item.endObject()
             list += (n > 0 ? "," : "") + item.text.dropLast()
         }
         j.raw("devices", "[" + list + "]")
-        j.endObject()
+        if gpsd { j.endObjectCRLF() } else { j.endObject() }
     }
 }

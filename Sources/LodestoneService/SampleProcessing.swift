@@ -18,14 +18,20 @@ final class SampleProcessing {
     private(set) var samplesProcessed = 0
     private let line = JSONLineBuilder(capacity: 4096)
     private let steerLine = JSONLineBuilder(capacity: 4096)
+    private let liveLine = JSONLineBuilder(capacity: 4096)
+    /// ATT and NMEA for gpsd clients.
+    let gpsd = GPSDOutput()
+    /// The D-Bus compass, and whether listeners with their own threads want samples.
+    let listeners: ListenerOutputs
     /// Monotonic time of the oldest line gathered and not yet sent.
     private var gatheringSince: Double?
 
     /// Longest a gathered line waits for the samples that follow it, seconds.
     static let maximumGathering = 0.002
 
-    init(session: HeadingSession) {
+    init(session: HeadingSession, listeners: ListenerOutputs) {
         self.session = session
+        self.listeners = listeners
         reportsMotion = session.settings.trueNorth.position.isLive
     }
 
@@ -41,9 +47,9 @@ final class SampleProcessing {
     /// gathered per client and sent with the last sample of the burst, one write per
     /// client; a line never waits longer than ``maximumGathering``.
     func process(_ sample: SensorSample, wall: Double, now: Double, more: Bool, clients: ClientRegistry,
-                 nmeaDemand: Bool) -> ProcessOutcome {
+                 otherDemand: Bool) -> ProcessOutcome {
         let gather = more && now - (gatheringSince ?? now) < Self.maximumGathering
-        var outcome = handle(sample, wall: wall, now: now, gather: gather, clients: clients, nmeaDemand: nmeaDemand)
+        var outcome = handle(sample, wall: wall, now: now, gather: gather, clients: clients, otherDemand: otherDemand)
         if gather {
             if gatheringSince == nil { gatheringSince = now }
         } else if sendGathered(clients, wall: wall) {
@@ -59,7 +65,7 @@ final class SampleProcessing {
     }
 
     private func handle(_ sample: SensorSample, wall: Double, now: Double, gather: Bool, clients: ClientRegistry,
-                        nmeaDemand: Bool) -> ProcessOutcome {
+                        otherDemand: Bool) -> ProcessOutcome {
         var outcome = ProcessOutcome()
         samplesProcessed &+= 1
         let estimate = session.estimate(sample)
@@ -68,7 +74,7 @@ final class SampleProcessing {
         }
         if session.hasCalibrationUpdates { outcome.wakeLoop = true }
         guard let estimate else {
-            outcome.demand = nmeaDemand || clients.wantSamples
+            outcome.demand = otherDemand || clients.wantSamples
             return outcome
         }
         let heading = session.complete(estimate)
@@ -76,11 +82,21 @@ final class SampleProcessing {
         latestWall = wall
         latestMonotonic = now
         var encoded = false
-        var anyDemand = nmeaDemand
+        var anyDemand = otherDemand
+        var context: GPSDMessages.Context?
+        gpsd.begin()
         for c in clients.clients where !c.closing {
             if c.watching {
                 anyDemand = true
-                if c.filter.shouldDeliver(estimate.direction) {
+                var delivered = false
+                if c.gpsd != nil {
+                    let result = gpsd.deliver(to: c, heading, direction: estimate.direction, now: now, wall: wall, gather: gather) {
+                        if context == nil { context = gpsdContext(heading, sample: sample, clients: clients) }
+                        return context!
+                    }
+                    if result.wakeLoop { outcome.wakeLoop = true }
+                    delivered = result.delivered
+                } else if c.filter.shouldDeliver(estimate.direction) {
                     if !encoded {
                         encodeHeading(heading, wall: wall)
                         encoded = true
@@ -90,8 +106,9 @@ final class SampleProcessing {
                     } else if c.send(line.bytes) {
                         outcome.wakeLoop = true
                     }
-                    if c.steering != nil, sendSteer(c, heading: heading, wall: wall, gather: gather) { outcome.wakeLoop = true }
+                    delivered = true
                 }
+                if delivered, c.steering != nil, sendSteer(c, heading: heading, wall: wall, gather: gather) { outcome.wakeLoop = true }
             }
             if c.pollDeadline != nil {
                 if !encoded {
@@ -102,13 +119,44 @@ final class SampleProcessing {
                 if c.closing { outcome.wakeLoop = true }
             }
         }
+        listeners.headingProduced(heading)
+        if let live = clients.liveView, live.wantsHeading(now: now) { publishLive(live, heading, wall: wall, clients: clients) }
         outcome.demand = anyDemand
         return outcome
     }
 
+    /// What an ATT needs beside the heading: the device, the attitude, the calibrated acceleration.
+    private func gpsdContext(_ h: Heading, sample: SensorSample, clients: ClientRegistry) -> GPSDMessages.Context {
+        let a = attitude(h)
+        let acceleration = session.calibration.accelerometer?.apply(sample.acceleration) ?? sample.acceleration
+        return GPSDMessages.Context(device: gpsd.device, attitude: a, acceleration: acceleration, angularRate: sample.angularRate,
+                                    magnetometerStatus: .init(h, attitude: a, inForce: clients.inForce))
+    }
+
+    /// The live view's HEADING (at its own rate), the position when it changed, and the
+    /// STEER of the client that asked last.
+    private func publishLive(_ live: LiveViewPublisher, _ h: Heading, wall: Double, clients: ClientRegistry) {
+        liveLine.removeAll()
+        ProtocolMessages.heading(liveLine, h, attitude: attitude(h), time: wall, motion: motion)
+        live.publishHeading(liveLine.bytes)
+        live.positionChanged(session.trueNorth.position, source: session.settings.trueNorth.position.sourceName)
+        let steering = clients.clients.filter { $0.steering != nil && !$0.closing }.max { $0.steeringOrder < $1.steeringOrder }
+        liveLine.removeAll()
+        if var s = steering?.steering, s.encode(into: liveLine, heading: h, position: session.trueNorth.position, time: wall) {
+            live.publishSteer(liveLine.bytes)
+        } else {
+            live.publishSteer(nil)
+        }
+    }
+
     private func encodeHeading(_ h: Heading, wall: Double) {
         line.removeAll()
-        ProtocolMessages.heading(line, h, time: wall, motion: motion)
+        ProtocolMessages.heading(line, h, attitude: attitude(h), time: wall, motion: motion)
+    }
+
+    /// Pitch, roll, dip and the expected field of `h`, for every output.
+    func attitude(_ h: Heading) -> HeadingAttitude {
+        HeadingAttitude(h, forward: session.settings.estimator.forwardAxis, expected: session.trueNorth.expectedField)
     }
 
     /// Speed and course of the live position, for HEADING objects.
@@ -134,11 +182,16 @@ final class SampleProcessing {
         return h
     }
 
+    /// The latest heading within a second and its tilt, for NMEA output.
+    func latestHeadingAndTilt(now: Double) -> (Heading, Tilt)? {
+        latestHeading(now: now, maximumAge: 1).map { ($0, attitude($0).tilt) }
+    }
+
     /// Answers a `?POLL` at once with the latest heading when it is fresh; false when there is none.
     func answerPoll(_ c: ClientSession, clients: ClientRegistry, now: Double, wall: Double) -> Bool {
         guard let h = latestHeading(now: now, maximumAge: 1) else { return false }
         line.removeAll()
-        ProtocolMessages.heading(line, h, time: latestWall, motion: motion)
+        ProtocolMessages.heading(line, h, attitude: attitude(h), time: latestWall, motion: motion)
         clients.answerPoll(c, wall: wall, headingLine: line.bytes)
         return true
     }

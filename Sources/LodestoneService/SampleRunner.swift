@@ -1,5 +1,6 @@
 import LodestoneCalibrationStore
 import LodestoneCore
+import LodestoneNetwork
 import LodestoneSession
 
 /// Drives the source on its own thread: claims the sensors while someone
@@ -20,10 +21,11 @@ final class SampleRunner: @unchecked Sendable {
     private let log: ServiceLog
     private var generation = 0
 
-    init(hub: Hub, loopWake: WakePipe, source: any SessionSource, log: ServiceLog) throws(ServiceError) {
+    /// `wake` wakes this thread (a change of demand, a reload, a stop).
+    init(hub: Hub, loopWake: WakePipe, wake: WakePipe, source: any SessionSource, log: ServiceLog) {
         self.hub = hub
         self.loopWake = loopWake
-        wake = try WakePipe()
+        self.wake = wake
         self.source = source
         self.log = log
         runner = Self.runner(source, wake: wake)
@@ -41,11 +43,7 @@ final class SampleRunner: @unchecked Sendable {
 
     private func describe(_ s: any SessionSource) {
         let (label, devices, identities) = (s.label, s.devices, s.calibrationDevices)
-        hub.withLock {
-            $0.status.sourceLabel = label
-            $0.status.devices = devices
-            $0.status.calibrationDevices = identities
-        }
+        hub.withLock { $0.describeSource(label: label, devices: devices, identities: identities) }
     }
 
     private func run() {
@@ -71,6 +69,7 @@ final class SampleRunner: @unchecked Sendable {
             guard wanted else {
                 if active {
                     source.release()
+                    hub.withLock { $0.status.activated = nil }
                     active = false
                     claimed = false
                     log.debug("nobody watches: sensors released")
@@ -82,7 +81,11 @@ final class SampleRunner: @unchecked Sendable {
                 active = true
                 claimed = true
                 runner.resetPacing()
-                hub.withLock { $0.processing.resume() }
+                let wall = Clock.wall()
+                hub.withLock {
+                    $0.processing.resume()
+                    $0.status.activated = wall
+                }
                 log.debug("sensors claimed")
             }
             guard feed() else { return }

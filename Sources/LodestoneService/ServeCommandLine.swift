@@ -5,6 +5,7 @@ import Musl
 #endif
 import LodestoneCommandLine
 import LodestoneCore
+import LodestoneHTTP
 import LodestoneNetwork
 import LodestoneSession
 
@@ -17,14 +18,17 @@ import LodestoneSession
 /// PID) with `lodestone-serve`, which links only what the service needs: no Foundation at
 /// all, not even FoundationEssentials (JSON is the package's own, `LodestoneJSON`).
 public enum ServeCommandLine {
-    public static let summary = "Run the heading service: JSON lines over a socket, NMEA 0183, on demand."
+    public static let summary = "Run the heading service: JSON lines over a socket, gpsd's clients, NMEA 0183, D-Bus, a web view; on demand."
     public static let usage = "serve [--config FILE] [options]"
     public static let discussion = """
         Serves headings to clients over a Unix socket (default \(ServiceConfiguration.defaultSocketPath))
         and optionally TCP, with gpsd's style of protocol (see PROTOCOL.md):
           ?WATCH={"enable":true,"headingFilter":5};   stream HEADING objects
           ?POLL;  ?DEVICES;  ?VERSION;  ?STEER={"lat":52.5,"lon":13.4};
-        The sensors are read only while a client watches (or NMEA output has a consumer).
+        gpsd's clients (gpspipe, cgps, Python's gps) read ATT objects from a TCP listener such as
+        --listen localhost:2947. --dbus offers the compass to GeoClue as iio-sensor-proxy does;
+        --http 127.0.0.1:8080 serves a live web view. The sensors are read only while someone
+        watches (a client, an NMEA consumer, a D-Bus claim, a browser).
 
         Sources: --source iio (default; libiio, --uri/--magn/--accel/--gyro/--mode/--rate/
         --board-rotation), --source replay:FILE (--loop, --speed X or max), or
@@ -47,6 +51,9 @@ public enum ServeCommandLine {
         .value("nmea-baud", "N", "Serial speed (default 4800)."),
         .value("nmea-rate", "HZ", "NMEA sentence groups per second (default 1)."),
         .value("max-clients", "N", "Connected clients at most (default 32)."),
+        .value("http", "HOST:PORT", "Live web view (loopback if no host; port 0 picks a free one; 'none' for off)."),
+        .flag("dbus", "Offer the compass on D-Bus as iio-sensor-proxy does (net.hadess.SensorProxy)."),
+        .value("dbus-address", "ADDRESS", "D-Bus bus for --dbus (default the system bus), e.g. unix:path=/tmp/bus."),
         .flag("verbose", short: "v", "Log debug messages too."),
     ]
 
@@ -96,5 +103,23 @@ public enum ServeCommandLine {
         if let v = try a.integer("nmea-baud", minimum: 1) { c.nmea.baud = v }
         if let v = try a.double("nmea-rate") { c.nmea.rate = v }
         if let v = try a.integer("max-clients", minimum: 1) { c.limits.maxClients = v }
+        if let v = a.string("http") {
+            if v == "none" {
+                c.http = nil
+            } else {
+                switch ServiceConfiguration.httpEndpoint(v) {
+                case .success(let e):
+                    var settings = c.http ?? HTTPServerSettings()
+                    settings.listen = e
+                    c.http = settings
+                case .failure(let e): throw UsageError("--http: \(e.message)")
+                }
+            }
+        }
+        if a.flag("dbus") { c.dbus.enable = true }
+        if let v = a.string("dbus-address") {
+            c.dbus.enable = true
+            c.dbus.compass.bus = .address(v)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneGeomagnetism
+import LodestoneHTTP
 import LodestoneNetwork
 import LodestoneSession
 
@@ -50,6 +51,10 @@ public struct ServiceConfiguration: Hashable, Sendable {
     public var tcpListeners: [Endpoint] = []
     public var nmea = NMEA()
     public var limits = Limits()
+    /// The desktop's compass on D-Bus (off by default).
+    public var dbus = DBus()
+    /// The live view; nil when off (the default).
+    public var http: HTTPServerSettings?
 
     public init() {}
 
@@ -83,5 +88,6 @@ public struct ServiceConfiguration: Hashable, Sendable {
         guard (4096...(64 << 20)).contains(limits.clientQueueBytes) else {
             throw ConfigurationError(key: "limits.clientQueueBytes", "must be between 4096 and 67108864 bytes, not \(limits.clientQueueBytes)")
         }
+        try validateListeners()
     }
 }

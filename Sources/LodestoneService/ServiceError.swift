@@ -12,6 +12,17 @@ extension SessionError {
     }
 }
 
+extension WakePipe {
+    /// A wake pipe, or the service's error when the process has no descriptors left.
+    static func make() throws(ServiceError) -> WakePipe {
+        do {
+            return try WakePipe()
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+}
+
 extension Sockets {
     /// ``Sockets/listenTCP(_:backlog:)`` with the service's error.
     static func listeningTCP(_ endpoint: Endpoint) throws(ServiceError) -> [Int32] {

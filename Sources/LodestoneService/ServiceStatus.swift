@@ -15,6 +15,8 @@ struct ServiceStatus {
     var fatalError: ServiceError?
     var runnerFinished = false
     var stopping = false
+    /// Wall-clock time the sensors were last claimed; nil while they are released (gpsd's `activated`).
+    var activated: Double?
     /// Bumped by a reload that changes the source; the sample thread reopens it.
     var sourceGeneration = 0
     /// The source to open, and the session settings its profiles are chosen with.

@@ -16,7 +16,7 @@ final class SignalPipe {
     let pipe: WakePipe
 
     init() throws(ServiceError) {
-        pipe = try WakePipe()
+        pipe = try WakePipe.make()
         signalWriteFD = pipe.writeFD
         for s in [SIGTERM, SIGINT, SIGHUP] {
             var action = sigaction()

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneNetwork
 
 /// The clocks a session and a source runner read, behind a protocol so that
 /// tests can drive time by hand.
@@ -23,9 +24,9 @@ public struct SystemClock: SessionClock {
         self.stop = stop
     }
 
-    public func monotonic() -> Double { Self.read(CLOCK_MONOTONIC) }
+    public func monotonic() -> Double { SystemTime.monotonic() }
 
-    public func wall() -> Double { Self.read(CLOCK_REALTIME) }
+    public func wall() -> Double { SystemTime.wall() }
 
     public func sleep(_ seconds: Double) -> Bool {
         var left = seconds
@@ -37,11 +38,5 @@ public struct SystemClock: SessionClock {
             left -= step
         }
         return stop?.isSet != true
-    }
-
-    static func read(_ id: clockid_t) -> Double {
-        var ts = timespec()
-        clock_gettime(id, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }

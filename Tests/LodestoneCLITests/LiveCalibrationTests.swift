@@ -19,10 +19,17 @@ struct LiveCalibrationTests {
     /// makes one), and standard output and error both come back in `stdout`.
     func run(_ board: SimulatedBoard, _ arguments: [String], interruptAfter: Double? = nil, terminalColumns: Int? = nil,
              turn: @escaping @Sendable (Double) -> Quaternion?) throws -> CommandRunner.Result {
+        try run(board, program: [CommandRunner.executable.path] + arguments, interruptAfter: interruptAfter,
+                terminalColumns: terminalColumns, turn: turn)
+    }
+
+    /// As above, for any program run in the namespace (a script around `lodestone`).
+    func run(_ board: SimulatedBoard, program: [String], interruptAfter: Double? = nil, terminalColumns: Int? = nil,
+             turn: @escaping @Sendable (Double) -> Quaternion?) throws -> CommandRunner.Result {
         try #require(Self.problem == nil, "namespace tests cannot run: \(Self.problem ?? "")")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let command = board.namespaceCommand(backend: .local, program: [CommandRunner.executable.path] + arguments)
+        let command = board.namespaceCommand(backend: .local, program: program)
         if let terminalColumns {
             let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
             p.arguments = ["script", "-qec", "stty cols \(terminalColumns) rows 50; exec /usr/bin/env \(quoted)", "/dev/null"]
@@ -66,11 +73,34 @@ struct LiveCalibrationTests {
         defer { board.remove() }
         board.start()
         let profile = scratch.path("live.json")
+        // With the live view on (calibrate --http), read by a client for the first 5 s.
+        let events = scratch.path("events.txt")
+        let script = """
+            set -u
+            ip link set lo up
+            '\(CommandRunner.executable.path)' calibrate --uri local: --rate 100 --timeout 60 -o '\(profile)' --json --http 127.0.0.1:18081 &
+            CALIBRATE=$!
+            for i in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/18081) 2>/dev/null && break; sleep 0.05; done
+            (exec 3<>/dev/tcp/127.0.0.1/18081; printf 'GET /events HTTP/1.1\\r\\nHost: 127.0.0.1:18081\\r\\n\\r\\n' >&3
+             timeout 5 cat <&3 > '\(events)')
+            wait $CALIBRATE
+            """
         // Turning about three axes at unrelated rates: most orientations come by within 20 s.
-        let r = try run(board, ["calibrate", "--uri", "local:", "--rate", "100", "--timeout", "60", "-o", profile, "--json"]) { t in
+        let r = try run(board, program: ["bash", "-c", script]) { t in
             Quaternion(axis: .unitZ, angle: 0.8 * t) * Quaternion(axis: .unitX, angle: 2.3 * t) * Quaternion(axis: .unitY, angle: 1.1 * t)
         }
         #expect(r.status == 0, "exit \(r.status): \(r.stdout)\n\(r.stderr.suffix(1500))")
+        // The sphere filled on the live view, one COVERAGE object per refit.
+        #expect(r.stderr.contains("live view on http://127.0.0.1:18081/"), "\(r.stderr.suffix(500))")
+        let coverage = ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n")
+            .filter { $0.hasPrefix("data: ") }
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
+            .filter { $0["class"] as? String == "COVERAGE" }
+        let percents = coverage.compactMap { ($0["percent"] as? NSNumber)?.doubleValue }
+        print("measured calibrate --http: coverage on the live view over 5 s: \(percents.map { Int($0) }) %")
+        #expect(percents.count >= 4, "\(percents)")
+        #expect((percents.last ?? 0) > (percents.first ?? 0) + 10, "the sphere fills: \(percents)")
+        #expect(coverage.allSatisfy { ($0["regions"] as? [Any])?.count == 100 })
         let o = try #require(r.objects.first, "\(r.stdout)")
         print("measured live calibration on a simulated HMC5883L: \(o["ending"] ?? "?") after \(o["seconds"] ?? "?") s, \(o["samples"] ?? "?") samples, fit \(o["fit"] ?? "none")")
         #expect(o["ending"] as? String == "converged")

@@ -17,6 +17,24 @@ import Testing
         #expect(try ClientCommand.parse("") == nil)
     }
 
+    /// gpsd's clients: `gpspipe -w`, `cgps` and Python's `gps` send json; `gpspipe -r` nmea;
+    /// keys that mean nothing here are accepted.
+    @Test func gpsdWatchKeysMakeAGpsdClient() throws {
+        func gpsd(_ line: String) throws -> GPSDWatchRequest? {
+            guard case .watch(let w)? = try ClientCommand.parse(line) else { return nil }
+            return w.gpsd
+        }
+        #expect(try gpsd(#"?WATCH={"enable":true,"json":true};"#) == GPSDWatchRequest(json: true, nmea: false))
+        #expect(try gpsd(#"?WATCH={"enable":true,"nmea":true};"#) == GPSDWatchRequest(json: false, nmea: true))
+        #expect(try gpsd(#"?WATCH={"enable":true,"scaled":true,"raw":1,"device":"/dev/ttyUSB0"};"#) == GPSDWatchRequest(json: true, nmea: false))
+        #expect(try gpsd(#"?WATCH={"enable":true,"json":true,"nmea":true,"pps":false,"timing":false,"split24":true};"#)
+                == GPSDWatchRequest(json: true, nmea: true))
+        #expect(try gpsd(#"?WATCH={"enable":true,"json":true,"headingFilter":3};"#) == GPSDWatchRequest(json: true, nmea: false))
+        #expect(try gpsd(#"?WATCH={"enable":true,"headingFilter":3};"#) == nil)
+        #expect(throws: ClientCommand.Failure("?WATCH: json must be true or false, not a number")) { try gpsd(#"?WATCH={"json":1}"#) }
+        #expect(throws: ClientCommand.Failure("?WATCH: device must be a string, not a number")) { try gpsd(#"?WATCH={"device":2}"#) }
+    }
+
     @Test(arguments: [
         ("WATCH", "a command starts with '?', e.g. ?WATCH={\"enable\":true};"),
         ("?FOO;", "unknown command ?FOO; known: ?WATCH ?POLL ?STEER ?DEVICES ?VERSION"),
@@ -24,7 +42,7 @@ import Testing
         ("?WATCH;", "?WATCH needs a JSON object, e.g. ?WATCH={…};"),
         ("?WATCH={\"enable\":true", "?WATCH: the argument is not valid JSON (unterminated object: expected ',' or '}')"),
         ("?WATCH=[1]", "?WATCH: the argument must be a JSON object, not an array"),
-        ("?WATCH={\"enabled\":true}", "?WATCH: unknown key \"enabled\"; known: enable, headingFilter"),
+        ("?WATCH={\"enabled\":true}", "?WATCH: unknown key \"enabled\"; known: enable, headingFilter, json, nmea, raw, scaled, split24, pps, timing, device, remote"),
         ("?WATCH={\"enable\":1}", "?WATCH: enable must be true or false, not a number"),
         ("?WATCH={\"headingFilter\":-1}", "?WATCH: headingFilter must be a number of degrees ≥ 0, not -1.0"),
         ("?POLL={}", "?POLL takes no argument"),

@@ -1,5 +1,6 @@
 import Foundation
 import LodestoneCalibrationStore
+import LodestoneCommandLine
 import LodestoneCore
 import LodestoneIIO
 import LodestoneJSON
@@ -34,6 +35,34 @@ import Testing
         #expect(c.socketPath == "/run/lodestone/lodestone.sock" && c.socketMode == 0o660)
         // No "calibration" key: the profiles made for the devices opened, as the CLI finds them.
         #expect(c.heading.session.calibration == .automatic)
+    }
+
+    /// The listeners with threads of their own are off unless asked for.
+    @Test func dbusAndHTTPAreOffByDefaultAndTakeTheirKeys() throws {
+        let defaults = try apply("{}")
+        #expect(!defaults.dbus.enable && defaults.http == nil)
+        #expect(defaults.dbus.compass.bus == .system && defaults.dbus.compass.allowedUsers == ["root", "geoclue"])
+        let c = try apply(#"{"dbus":{"enable":true,"address":"unix:path=/tmp/bus","allowedUsers":["geoclue"],"allowedGroups":[],"#
+                          + #""headingFilter":2,"maximumRate":5},"http":{"listen":":8081","allowedHosts":["board.local"],"maxClients":4}}"#)
+        #expect(c.dbus.enable && c.dbus.compass.bus == .address("unix:path=/tmp/bus"))
+        #expect(c.dbus.compass.allowedUsers == ["geoclue"] && c.dbus.compass.allowedGroups.isEmpty)
+        #expect(c.dbus.compass.headingFilter == 2 && c.dbus.compass.maximumRate == 5)
+        #expect(c.http?.listen == Endpoint(host: "127.0.0.1", port: 8081) && c.http?.allowedHosts == ["board.local"] && c.http?.maxClients == 4)
+        #expect(try apply(#"{"http":{"listen":"0.0.0.0:0"}}"#).http?.listen == Endpoint(host: "0.0.0.0", port: 0))
+        #expect(try apply(#"{"http":null}"#).http == nil)
+    }
+
+    @Test func dbusAndHTTPFlags() throws {
+        func flags(_ a: [String]) throws -> ServiceConfiguration {
+            try ServeCommandLine.configuration(CommandLineArguments(a, options: ServeCommandLine.options))
+        }
+        #expect(try flags(["--http", ":0"]).http?.listen == Endpoint(host: "127.0.0.1", port: 0))
+        #expect(try flags(["--http", "8080"]).http?.listen == Endpoint(host: "127.0.0.1", port: 8080))
+        #expect(try flags(["--http", "none"]).http == nil)
+        #expect(try flags(["--dbus"]).dbus.enable)
+        let other = try flags(["--dbus-address", "unix:path=/tmp/bus"])
+        #expect(other.dbus.enable && other.dbus.compass.bus == .address("unix:path=/tmp/bus"))
+        #expect(throws: UsageError.self) { try flags(["--http", "[::1"]) }
     }
 
     @Test func calibrationTakesOneOrTwoProfilesOrNull() throws {
@@ -111,6 +140,12 @@ import Testing
         (#"{"limits":{"maxClients":2.5}}"#, "limits.maxClients", "must be a whole number, not 2.5"),
         (#"{"limits":{"clientQueueBytes":10}}"#, "limits.clientQueueBytes", "must be between 4096 and 67108864 bytes, not 10"),
         (#"[]"#, "(file)", "must be a JSON object, not an array"),
+        (#"{"dbus":{"headingFilter":-1}}"#, "dbus.headingFilter", "must be between 0 and 180 degrees, not -1.0"),
+        (#"{"dbus":{"maximumRate":0}}"#, "dbus.maximumRate", "must be between 0 and 100 signals per second, not 0.0"),
+        (#"{"dbus":{"allowedUsers":"geoclue"}}"#, "dbus.allowedUsers", "must be an array of names, not a string"),
+        (#"{"dbus":{"adress":"unix:path=/x"}}"#, "dbus.adress", "unknown key; did you mean address?"),
+        (#"{"http":{"listen":"[::1"}}"#, "http.listen", "'[::1' is not HOST:PORT (an IPv6 address needs a closing ']')"),
+        (#"{"http":{"maxClients":0}}"#, "http.maxClients", "must be between 1 and 1024, not 0"),
     ])
     func errorsNameTheKey(json: String, key: String, message: String) {
         let e = failure(json)

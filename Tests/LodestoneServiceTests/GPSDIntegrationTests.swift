@@ -157,6 +157,8 @@ struct GPSDIntegrationTests {
         for s in hdt {
             #expect(abs(angleDifference(trueHeading, Double(s.dropFirst(7).prefix { $0 != "," }) ?? .nan)) <= 0.051, "\(s)")
         }
+        // XDR after each group: pitch and roll of the flat board.
+        #expect(raw.contains { $0.hasPrefix("$HCXDR,A,0.0,D,PTCH,A,0.0,D,ROLL*") }, "no XDR: \(raw)")
 
         // 5. gpsd parsed our sentences: its ATT reports carry our true heading.
         let att = scratch.read("gpspipe.json").split(whereSeparator: \.isNewline).compactMap { ProtocolClient.object(String($0)) }
@@ -164,6 +166,11 @@ struct GPSDIntegrationTests {
         #expect(!att.isEmpty, "gpsd reported no ATT from our NMEA: \(scratch.read("gpsd-nmea.log")) \(scratch.read("gpspipe.err"))")
         for o in att {
             #expect(abs(angleDifference(trueHeading, o.double("heading") ?? .nan)) <= 0.051, "\(o)")
+        }
+        // gpsd 3.25 and later decode XDR's PTCH and ROLL into ATT as well (Debian 12 has 3.22).
+        if GPSDVersion.decodesXDR {
+            let tilted = att.filter { $0["pitch"] != nil }
+            #expect(!tilted.isEmpty && tilted.allSatisfy { $0.double("pitch") == 0 && $0.double("roll") == 0 }, "\(att)")
         }
         print("measured gpsd cross-check: \(att.count) ATT reports from our HDT, heading \(att.first?.double("heading") ?? .nan)° vs \(trueHeading)° expected")
 

@@ -39,4 +39,29 @@ import Testing
         #expect(sentences(.nan, 3, 1).isEmpty)
         #expect(sentences(10, .infinity, .nan) == ["$HCHDM,10.0,M*18\r", "$HCHDG,10.0,,,,*73\r"])
     }
+
+    func attitude(_ pitch: Double, _ roll: Double, talker: String = "HC") -> [String] {
+        var out: [UInt8] = []
+        NMEAEncoder(talker: talker).appendAttitude(pitch: pitch, roll: roll, to: &out)
+        return out.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Checksums computed independently (Python: XOR of the bytes between $ and *).
+    @Test func pitchAndRollAsXDRTransducers() {
+        #expect(attitude(12.34, -4.46) == ["$HCXDR,A,12.3,D,PTCH,A,-4.5,D,ROLL*4B\r"])
+        #expect(attitude(-90, 180) == ["$HCXDR,A,-90.0,D,PTCH,A,180.0,D,ROLL*4A\r"])
+        #expect(attitude(5.05, -0.05, talker: "II") == ["$IIXDR,A,5.1,D,PTCH,A,-0.1,D,ROLL*74\r"])
+    }
+
+    @Test func xdrWritesNoNegativeZeroAndNothingForNonFiniteAngles() {
+        #expect(attitude(-0.04, -0.01) == ["$HCXDR,A,0.0,D,PTCH,A,0.0,D,ROLL*57\r"])
+        #expect(attitude(.nan, 3).isEmpty)
+        #expect(attitude(3, .infinity).isEmpty)
+        for p in stride(from: -90.0, through: 90, by: 7.7) {
+            for s in attitude(p, p * 1.9) {
+                #expect(NMEAEncoder.hasValidChecksum(s), "\(s)")
+                #expect(s.utf8.count + 1 <= 82, "\(s)")
+            }
+        }
+    }
 }

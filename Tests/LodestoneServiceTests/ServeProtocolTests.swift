@@ -35,8 +35,11 @@ import Testing
 
         #expect(all.count > 120, "only \(all.count) headings in 2 s at 100 Hz")
         let first = try #require(all.first)
-        #expect(Set(first.keys) == ["class", "time", "timestamp", "magneticHeading", "trueHeading", "headingAccuracy", "declination", "x", "y", "z"])
-        #expect(first["trueHeading"] is NSNull && first["declination"] is NSNull)
+        #expect(Set(first.keys) == ["class", "time", "timestamp", "magneticHeading", "trueHeading", "headingAccuracy", "declination", "x", "y", "z",
+                                    "pitch", "roll", "expectedField"])
+        #expect(first["trueHeading"] is NSNull && first["declination"] is NSNull && first["expectedField"] is NSNull)
+        // A flat board (the log's accelerometer reads 9.81 m/s² on z only).
+        #expect(abs(first.double("pitch") ?? .nan) < 0.01 && abs(first.double("roll") ?? .nan) < 0.01, "\(first)")
         let time = try #require(first.string("time"))
         #expect(time.count == 27 && time.hasSuffix("Z"))
         let stamps = all.compactMap { $0.double("timestamp") }
@@ -358,6 +361,7 @@ import Testing
             case "$HCHDG":
                 #expect(f.count == 6 && f[1] == "200.0" && f[2] == "" && f[3] == "")
                 #expect(abs((Double(f[4]) ?? .nan) - abs(declination)) <= 0.051 && f[5] == (declination < 0 ? "W" : "E"))
+            case "$HCXDR": #expect(f == ["$HCXDR", "A", "0.0", "D", "PTCH", "A", "0.0", "D", "ROLL"], "a flat board: \(s)")
             default: Issue.record("unexpected sentence \(s)")
             }
         }

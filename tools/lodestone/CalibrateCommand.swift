@@ -51,6 +51,7 @@ enum CalibrateCommand: Command {
         .value("window", "START:END", "Offline: use only samples with START ≤ time ≤ END (seconds)."),
         .value("timeout", "S", "Live: stop after this many seconds and judge what was collected (default 120)."),
         .flag("force", "Save the profile even when its grade is poor."),
+        .value("http", "HOST:PORT", "Live magnetometer: show the coverage sphere filling on the live web view (loopback if no host)."),
     ] + HeadingFlags.iio + HeadingFlags.position
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
@@ -66,6 +67,10 @@ enum CalibrateCommand: Command {
         }
         if from == nil, window != nil { throw UsageError("--window selects part of a log; use it with --from") }
         if from != nil, timeout != nil { throw UsageError("--timeout is for live calibration; a log is read to its end") }
+        let http = try arguments.string("http").map { t throws(UsageError) in try CoverageView.endpoint(t) }
+        if http != nil, from != nil || sensor != .magnetometer {
+            throw UsageError("--http shows the coverage of a live magnetometer calibration")
+        }
         let view = ProgressView()
 
         let outcome: CalibrationOutcome
@@ -75,8 +80,12 @@ enum CalibrateCommand: Command {
                 : try OfflineCalibration.accelerometer(path: from, window: window, position: position)
         } else {
             guard case .iio(let live) = configuration.source else { throw UsageError("calibrate reads IIO sensors or a log") }
+            let coverage = try http.map { e in
+                do { return try CoverageView(e) } catch { throw CommandFailure(.inaccessible, "--http: \(error)") }
+            }
+            defer { coverage?.stop() }
             outcome = sensor == .magnetometer
-                ? try LiveCalibration.magnetometer(live, position: position, timeout: timeout ?? 120, view: view)
+                ? try LiveCalibration.magnetometer(live, position: position, timeout: timeout ?? 120, view: view, coverage: coverage)
                 : try LiveCalibration.accelerometer(live, position: position, timeout: timeout ?? 120, view: view)
         }
 

@@ -16,14 +16,16 @@ enum LiveCalibration {
     static let openPatience = 10.0
 
     static func magnetometer(_ configuration: IIOSourceConfiguration, position: TrueNorth.Settings, timeout: Double,
-                             view: ProgressView) throws -> CalibrationOutcome {
+                             view: ProgressView, coverage: CoverageView? = nil) throws -> CalibrationOutcome {
         let expected = try ModelField(position, unixTime: WallClock.now())
+        var session = MagnetometerSession(expected: expected, timeout: timeout, view: view)
+        session.coverageView = coverage
         return try calibrate(configuration, timeout: timeout, view: view, instructions: """
             Turn the board slowly through every orientation: each face up and down, at
             many headings, away from iron and magnets. It stops by itself once coverage
             ≥ 75 % and the fit is good (full model, fit error ≤ 2.5 %, stable); Ctrl-C
             aborts without saving.
-            """, session: MagnetometerSession(expected: expected, timeout: timeout, view: view), device: \.magnetometer)
+            """, session: session, device: \.magnetometer)
     }
 
     static func accelerometer(_ configuration: IIOSourceConfiguration, position: TrueNorth.Settings, timeout: Double,
@@ -139,6 +141,8 @@ struct MagnetometerSession: LiveSession {
     var pairs = EvenlyThinned<(field: Vector3, acceleration: Vector3)>(capacity: 20_000)
     var goodInARow = 0
     var previousOffset: Vector3?
+    /// `calibrate --http`: the live view's coverage sphere.
+    var coverageView: CoverageView?
 
     init(expected: ModelField?, timeout: Double, view: ProgressView) {
         self.view = view
@@ -164,6 +168,7 @@ struct MagnetometerSession: LiveSession {
         }
         previousOffset = p.rejection == nil ? p.fit?.offset : nil
         view.show(block: block(p, elapsed: elapsed), summary: summary(p, elapsed: elapsed), now: elapsed)
+        coverageView?.publish(regionCounts: calibrator.coverage.counts, percent: p.coveragePercent)
         return done
     }
 

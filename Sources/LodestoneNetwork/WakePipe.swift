@@ -3,17 +3,19 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import LodestoneNetwork
 
 /// A pipe one thread writes a byte to so that another, blocked in `poll`, wakes.
 /// Both ends are non-blocking: a full pipe already means "wake up".
-final class WakePipe: Sendable {
-    let readFD: Int32
-    let writeFD: Int32
+///
+/// Every poll loop of the package uses it: the service's event loop and sample thread,
+/// the signal pipe, the live view's and the D-Bus compass's threads.
+public final class WakePipe: Sendable {
+    public let readFD: Int32
+    public let writeFD: Int32
 
-    init() throws(ServiceError) {
+    public init() throws(SocketError) {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw ServiceError(.failure, "cannot create a pipe: \(Sockets.errorText(errno))") }
+        guard pipe(&fds) == 0 else { throw SocketError("cannot create a pipe: \(Sockets.errorText(errno))") }
         readFD = fds[0]
         writeFD = fds[1]
         Sockets.prepare(readFD)
@@ -25,39 +27,24 @@ final class WakePipe: Sendable {
         close(writeFD)
     }
 
-    func signal() {
+    public func signal() {
         var b: UInt8 = 1
         _ = Glibc.write(writeFD, &b, 1)
     }
 
-    func drain() {
+    public func drain() {
         var junk = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         while withUnsafeMutableBytes(of: &junk, { Glibc.read(readFD, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     /// Waits until signalled or `timeout` seconds passed (nil: no limit); drains. True when signalled.
     @discardableResult
-    func wait(timeout: Double?) -> Bool {
+    public func wait(timeout: Double?) -> Bool {
         var p = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
         let ms: Int32 = timeout.map { Int32(max(0, min(3_600_000, ($0 * 1000).rounded(.up)))) } ?? -1
         let n = poll(&p, 1, ms)
         guard n > 0 else { return false } // timed out: nothing to read (saves a read per paced sample)
         drain()
         return true
-    }
-}
-
-/// Monotonic and wall-clock time in seconds.
-enum Clock {
-    static func monotonic() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-
-    static func wall() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }

@@ -1,0 +1,12 @@
+import Foundation
+
+/// Polls `condition` every 10 ms until it holds (true) or `timeout` seconds pass (false):
+/// for state that another thread or process changes.
+public func waitUntil(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(10_000)
+    }
+    return true
+}
