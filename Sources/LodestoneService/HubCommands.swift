@@ -5,6 +5,7 @@ import LodestoneLogs
 extension HubState {
     /// Handles bytes read from a client: splits lines, runs commands, answers.
     func received(_ bytes: UnsafeRawBufferPointer, from c: ClientSession, wall: Double, now: Double) {
+        c.lastInput = now
         var commands: [Result<ClientCommand?, ClientCommand.Failure>] = []
         let limit = clients.limits.maxLineLength
         c.input.feed(bytes) { item, text in
@@ -43,7 +44,9 @@ extension HubState {
     }
 
     private func watch(_ w: ClientCommand.Watch, for c: ClientSession, wall: Double) {
-        let threshold = w.headingFilter ?? (c.watching ? c.filter.threshold : clients.defaultHeadingFilter)
+        // Without a headingFilter the client keeps the one it chose last, watching or not; else the server's default.
+        if let chosen = w.headingFilter { c.chosenHeadingFilter = chosen }
+        let threshold = c.chosenHeadingFilter ?? clients.defaultHeadingFilter
         c.filter = HeadingFilter(threshold: threshold)
         c.watching = w.enable
         clients.reply(c) { ProtocolMessages.watch($0, enable: w.enable, headingFilter: threshold) }

@@ -49,7 +49,8 @@ public enum ServeCommandLine {
         .value("nmea-serial", "PATH", "Also write NMEA sentences to this serial device."),
         .value("nmea-baud", "N", "Serial speed (default 4800)."),
         .value("nmea-rate", "HZ", "NMEA sentence groups per second (default 1)."),
-        .value("max-clients", "N", "Connected clients at most (default 32)."),
+        .value("max-clients", "N", "Unix-socket clients at most (default 32)."),
+        .value("max-network-clients", "N", "Clients of each network listener (TCP, NMEA) at most (default 32)."),
         .flag("verbose", short: "v", "Log debug messages too."),
     ]
 
@@ -63,7 +64,7 @@ public enum ServeCommandLine {
     /// Defaults, then the config file, then the flags; validated.
     public static func configuration(_ a: CommandLineArguments) throws -> ServiceConfiguration {
         var c = ServiceConfiguration()
-        if let path = a.string("config") { c = try c.applying(file: path) }
+        if let path = a.string("config") { c = try c.applying(text: ServiceConfiguration.configurationText(path), path: path) }
         try applyFlags(a, to: &c)
         do {
             try c.validate()
@@ -99,5 +100,6 @@ public enum ServeCommandLine {
         if let v = try a.integer("nmea-baud", minimum: 1) { c.nmea.baud = v }
         if let v = try a.double("nmea-rate") { c.nmea.rate = v }
         if let v = try a.integer("max-clients", minimum: 1) { c.limits.maxClients = v }
+        if let v = try a.integer("max-network-clients", minimum: 1) { c.limits.maxNetworkClients = v }
     }
 }

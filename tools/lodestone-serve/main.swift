@@ -25,6 +25,9 @@ func serve(_ arguments: [String]) -> Int32 {
     } catch let e as UsageError {
         log.error("serve: \(e)\nTry 'lodestone help serve'.")
         return 2
+    } catch let e as ServiceError {
+        log.error(e.description)
+        return exitCode(e.kind)
     } catch {
         log.error("\(error)")
         return 1
