@@ -161,7 +161,7 @@ final class DeviceReader: @unchecked Sendable {
             let r = iio_buffer_refill(buffer)
             if stopping.load(ordering: .relaxed) { return }
             if r < 0 {
-                let e = Int32(-r)
+                let e = Int32(clamping: -r)
                 if e == ETIMEDOUT {
                     queue.fail(.timeout(uri: context.uri, device: plan.displayName, seconds: Double(plan.timeoutMs) / 1000))
                 } else {

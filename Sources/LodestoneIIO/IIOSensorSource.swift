@@ -133,7 +133,8 @@ public final class IIOSensorSource: SensorSource {
                 diagnostics.accelerometer.observe(ev.accelerometer, previous: previousAccel, limit: accelerometer.info.saturationLimit,
                                                   overflow: accelerometer.overflowValue, stuckAfter: c)
                 previousAccel = ev.accelerometer
-                if let t = heldMag.latestTime, ev.timeNs - t > staleMagnetometerNs {
+                // Times come from the device's buffer: wrapping arithmetic, never a trap on a wild one.
+                if let t = heldMag.latestTime, ev.timeNs &- t > staleMagnetometerNs {
                     throw .timeout(uri: configuration.uri, device: magnetometer.device.displayName,
                                    seconds: Double(staleMagnetometerNs) / 1e9)
                 }
@@ -143,7 +144,7 @@ public final class IIOSensorSource: SensorSource {
                     startNs = ev.timeNs
                     startWallClock = Double(ev.timeNs) / 1e9
                 }
-                let time = Double(ev.timeNs - startNs!) / 1e9
+                let time = Double(ev.timeNs &- (startNs ?? ev.timeNs)) / 1e9
                 let field = magTransform * magnetometer.chipValue(mag)
                 let accel = accelTransform * accelerometer.chipValue(ev.accelerometer)
                 var rate: Vector3? = nil
@@ -248,7 +249,7 @@ public final class IIOSensorSource: SensorSource {
                 if let best = available.min(by: { abs($0.value - want) < abs($1.value - want) }) {
                     text = best.text
                 } else {
-                    text = want == want.rounded() ? String(Int(want)) : String(want)
+                    text = IIOSourceConfiguration.rateText(want)
                 }
                 let e = g.device.write(file, text)
                 if e == EACCES || e == EPERM {
@@ -261,7 +262,7 @@ public final class IIOSensorSource: SensorSource {
             }
             if let t = chosenTriggers[g.device.id] {
                 if t.has("sampling_frequency") {
-                    let text = want == want.rounded() ? String(Int(want)) : String(want)
+                    let text = IIOSourceConfiguration.rateText(want)
                     if t.write("sampling_frequency", text) != 0 { notes.append("could not set \(t.displayName) sampling_frequency") }
                     deviceRate = (try? IIODiscovery.string(t, "sampling_frequency")).flatMap(IIOText.double) ?? deviceRate
                 }
@@ -272,7 +273,7 @@ public final class IIOSensorSource: SensorSource {
             guard let g = groups.first(where: { $0.device.id == id }) else { continue }
             let r = iio_device_set_trigger(g.device.pointer, t.pointer)
             if r < 0 {
-                let e = Int32(-r)
+                let e = Int32(clamping: -r)
                 if e == EACCES || e == EPERM { throw IIODiscovery.fileError(g.device, "trigger/current_trigger", e, operation: "setting the trigger", uri: cfg.uri) }
                 throw .unsupported("\(g.device.displayName): cannot set trigger \(t.name ?? t.id): \(errorText(e))")
             }
@@ -295,22 +296,23 @@ public final class IIOSensorSource: SensorSource {
         if mode == .buffered {
             var plans: [DeviceCapturePlan] = []
             for g in groups {
-                let rate = max(0.01, appliedRate[g.device.id] ?? cfg.rate)
+                // The rate read back from the device may be anything: kept within what the source allows.
+                let rate = min(max(0.01, appliedRate[g.device.id] ?? cfg.rate), IIOSourceConfiguration.maximumDeviceRate)
                 var offset: Int64 = 0
                 let hasTS = g.device.channel("timestamp").map { iio_channel_is_scan_element($0) } ?? false
                 if hasTS, g.device.has("current_timestamp_clock"), let name = try? IIODiscovery.string(g.device, "current_timestamp_clock") {
                     offset = Clock.id(named: String(IIOText.trimmed(name))).map(Clock.offsetToRealtime) ?? 0
                 }
-                let perRefill = max(1, Int(rate * cfg.bufferLatency))
-                let timeout = max(Int(cfg.readTimeout * 1000), Int(3000 * Double(perRefill) / rate))
+                let perRefill = min(max(1, Int(saturating: rate * cfg.bufferLatency)), 1 << 20)
+                let timeout = min(max(Int(saturating: cfg.readTimeout * 1000), Int(saturating: 3000 * Double(perRefill) / rate)), 3_600_000)
                 plans.append(DeviceCapturePlan(deviceID: g.device.id, displayName: g.device.displayName, kinds: g.sensors.map(\.kind),
                                                useTimestamp: hasTS, clockOffsetNs: offset, samplesPerRefill: perRefill,
-                                               periodNs: Int64(1e9 / rate), timeoutMs: timeout))
+                                               periodNs: Int64(saturating: 1e9 / rate), timeoutMs: timeout))
             }
             newEngine = try BufferedCapture(context: ctx, plans: plans)
             if magnetometer.device.id != accelerometer.device.id {
-                let magRate = max(0.01, appliedRate[magnetometer.device.id] ?? cfg.rate)
-                staleMagnetometerNs = Int64(max(0.5, 3 / magRate + 2 * cfg.bufferLatency) * 1e9)
+                let magRate = min(max(0.01, appliedRate[magnetometer.device.id] ?? cfg.rate), IIOSourceConfiguration.maximumDeviceRate)
+                staleMagnetometerNs = Int64(saturating: max(0.5, 3 / magRate + 2 * cfg.bufferLatency) * 1e9)
             }
         } else {
             newEngine = PolledCapture(context: ctx, sensors: [magnetometer, accelerometer] + (gyroscope.map { [$0] } ?? []), rate: cfg.rate)

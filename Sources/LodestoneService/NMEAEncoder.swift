@@ -1,3 +1,5 @@
+import LodestoneCore
+
 /// NMEA 0183 heading sentences: HDM, HDT and HDG.
 ///
 /// - `$HCHDM,x.x,M*hh`: magnetic heading.
@@ -55,7 +57,7 @@ public struct NMEAEncoder: Sendable {
 
     /// Writes a non-negative whole number of tenths as `d.d`.
     static func tenths(_ tenths: Double, _ s: inout [UInt8]) {
-        let n = Int(tenths)
+        let n = Int(saturating: tenths)
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         var whole = n / 10
