@@ -176,6 +176,7 @@ public final class HeadingService {
         position(gpsd?.tick(now: now))
         let timeout = configuration.limits.idleTimeout
         for line in hub.withLock({ $0.clients.expireIdle(now: now, timeout: timeout) }) { log.info(line) }
+        nmea.expireStalled(now: now, timeout: timeout)
         let events = hub.withLock { $0.refreshTrueNorth(wall: Clock.wall()) }
         logTrueNorth(events)
         if let interval = notifier.watchdogInterval, now >= nextWatchdog {

@@ -19,6 +19,20 @@ final class NMEAOutput {
         let peer: String
         var outbox = ClientOutbox(limit: 4096)
         let isSerial: Bool
+        /// Monotonic time since which sentences have waited without the consumer taking any.
+        var waitingSince: Double?
+
+        /// Writes what is queued; false when the descriptor failed.
+        mutating func flush(now: Double) -> Bool {
+            let before = outbox.queuedBytes, fd = fd, serial = isSerial
+            guard outbox.flush({ serial ? Sockets.write(fd, $0) : Sockets.send(fd, $0) }) else { return false }
+            if outbox.isEmpty {
+                waitingSince = nil
+            } else if outbox.queuedBytes < before || waitingSince == nil {
+                waitingSince = now
+            }
+            return true
+        }
     }
 
     private(set) var settings: ServiceConfiguration.NMEA
@@ -143,10 +157,7 @@ final class NMEAOutput {
 
     func writable(_ fd: Int32) {
         guard let i = consumers.firstIndex(where: { $0.fd == fd }) else { return }
-        let serial = consumers[i].isSerial
-        if !consumers[i].outbox.flush({ serial ? Sockets.write(fd, $0) : Sockets.send(fd, $0) }) {
-            drop(fd, why: "write failed")
-        }
+        if !consumers[i].flush(now: Clock.monotonic()) { drop(fd, why: "write failed") }
     }
 
     func drop(_ fd: Int32, why: String) {
@@ -158,6 +169,14 @@ final class NMEAOutput {
             serialRetryAt = Clock.monotonic() + 5
         } else {
             log.debug("NMEA client \(c.peer) \(why)")
+        }
+    }
+
+    /// Closes the TCP consumers that took nothing for `timeout` seconds while sentences waited
+    /// (`limits.idleTimeout`): a peer that stopped reading must not hold a slot for ever.
+    func expireStalled(now: Double, timeout: Double) {
+        for c in consumers where !c.isSerial {
+            if let since = c.waitingSince, now - since >= timeout { drop(c.fd, why: "read nothing for \(Int(timeout)) s; closed") }
         }
     }
 
@@ -175,14 +194,14 @@ final class NMEAOutput {
         var failed: [Int32] = []
         buffer.withUnsafeBufferPointer { group in
             for i in consumers.indices {
-                let fd = consumers[i].fd, serial = consumers[i].isSerial
+                let fd = consumers[i].fd
                 // Whole sentences only: queue the group, then write what the descriptor takes.
                 var start = 0
                 for k in group.indices where group[k] == 0x0A {
                     consumers[i].outbox.enqueue(UnsafeBufferPointer(rebasing: group[start...k]))
                     start = k + 1
                 }
-                if !consumers[i].outbox.flush({ serial ? Sockets.write(fd, $0) : Sockets.send(fd, $0) }) { failed.append(fd) }
+                if !consumers[i].flush(now: now) { failed.append(fd) }
             }
         }
         for fd in failed { drop(fd, why: "write failed") }
