@@ -36,7 +36,7 @@ let package = Package(
         // Edge: positions for true heading and speed aiding: the fix type, gpsd (reconnecting), a fixed source.
         .target(name: "LodestonePosition", dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneNetwork", "LodestoneLocation"]),
         // Edge: reading and writing logs.
-        .target(name: "LodestoneLogs", dependencies: ["LodestoneCore", "LodestoneJSON"]),
+        .target(name: "LodestoneLogs", dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneSteering"]),
         // The heading session: the pipeline assembled once (calibration profiles, hard-iron
         // tracking, true north, speed aiding, events), the source runner, the sources and the
         // one typed configuration with its flag and JSON parsers. No Foundation.

@@ -97,7 +97,7 @@ public enum CalibrationReportSVG {
         out.append("<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(panel))\" height=\"\(n(panel))\" fill=\"#fbfbfb\" stroke=\"#888\"/>")
         // Grid at a round step, axes through the origin.
         let step = niceStep(extent / 2.5)
-        let lines = Int((extent / step).rounded(.down))
+        let lines = min(Int(saturating: (extent / step).rounded(.down)), 10)
         for k in -lines...lines {
             let g = Double(k) * step
             let dash = k == 0 ? "" : " stroke-dasharray=\"2,3\""
@@ -269,6 +269,7 @@ public enum CalibrationReportSVG {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let r = (v * scale).rounded()
+        guard abs(r) < 9e15 else { return String(v) }
         if r == 0 { return decimals == 0 ? "0" : "0." + String(repeating: "0", count: decimals) }
         let negative = r < 0
         let digits = String(Int(abs(r)))

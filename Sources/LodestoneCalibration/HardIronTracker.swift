@@ -314,7 +314,7 @@ public struct HardIronUpdate: Hashable, Sendable {
 
     /// `x` with `decimals` digits after the point (no exponent, no "-0").
     static func fixed(_ x: Double, _ decimals: Int) -> String {
-        guard x.isFinite else { return String(x) }
+        guard x.isFinite, abs(x) < 1e15 else { return String(x) }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let units = (abs(x) * scale).rounded()

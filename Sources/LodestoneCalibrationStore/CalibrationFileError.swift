@@ -11,6 +11,8 @@ public struct CalibrationFileError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
         /// The file cannot be opened or read (`errno`).
         case cannotRead(Int32)
+        /// Not a regular file (a FIFO, a device, a directory): never waited for.
+        case notAFile
         /// Larger than any profile; not a profile.
         case tooLarge(bytes: Int)
         /// The content is not a valid profile; the field is named inside.
@@ -34,7 +36,7 @@ public struct CalibrationFileError: Error, Sendable, CustomStringConvertible {
     /// True for problems of access (exit code 3) rather than of content (exit code 1).
     public var isAccessProblem: Bool {
         switch kind {
-        case .cannotRead, .cannotWrite: return true
+        case .cannotRead, .notAFile, .cannotWrite: return true
         default: return false
         }
     }
@@ -44,6 +46,8 @@ public struct CalibrationFileError: Error, Sendable, CustomStringConvertible {
         case let .cannotRead(code):
             let advice = code == ENOENT ? "; check the path, or run 'lodestone calibrate' to make one" : ""
             return "\(path): cannot read the calibration profile: \(String(cString: strerror(code)))\(advice)"
+        case .notAFile:
+            return "\(path): not a regular file (a FIFO, a device or a directory); pass the path of a profile"
         case let .tooLarge(bytes):
             return "\(path): \(bytes) bytes is far too large for a calibration profile; is this the right file?"
         case let .invalid(error):

@@ -95,9 +95,12 @@ public struct CalibrationProfileStore: Sendable {
     }
 
     private static func read(_ path: String) throws(CalibrationFileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw CalibrationFileError(path: path, .cannotRead(errno)) }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw CalibrationFileError(path: path, .cannotRead(errno)) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw CalibrationFileError(path: path, .notAFile) }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {

@@ -98,9 +98,10 @@ final class DeviceReader: @unchecked Sendable {
                       let f = iio_channel_get_data_format(c)?.pointee else {
                     throw .unsupported("\(plan.displayName) on \(context.uri): channel \(id) is not a scan element; use --mode polled")
                 }
+                guard let type = DeviceReader.scanType(f) else { throw DeviceReader.unusableFormat(f, channel: id, plan: plan, context: context) }
                 iio_channel_enable(c)
                 cs.append(c)
-                fs.append(DeviceReader.scanType(f))
+                fs.append(type)
             }
             chans.append(cs)
             fmts.append(fs)
@@ -108,9 +109,9 @@ final class DeviceReader: @unchecked Sendable {
         channels = chans
         formats = fmts
         if plan.useTimestamp, let t = iio_device_find_channel(dev, "timestamp", false), iio_channel_is_scan_element(t),
-           let f = iio_channel_get_data_format(t)?.pointee {
+           let f = iio_channel_get_data_format(t)?.pointee, let type = DeviceReader.scanType(f) {
             iio_channel_enable(t)
-            timestamp = (t, DeviceReader.scanType(f))
+            timestamp = (t, type)
         } else {
             timestamp = nil
         }
@@ -127,9 +128,15 @@ final class DeviceReader: @unchecked Sendable {
         _ = iio_buffer_set_blocking_mode(buf, true)
     }
 
-    static func scanType(_ f: iio_data_format) -> IIOScanType {
-        IIOScanType(isBigEndian: f.is_be, isSigned: f.is_signed, realBits: Int(f.bits), storageBits: Int(f.length),
-                    shift: Int(f.shift), repeatCount: Int(max(1, f.repeat)))
+    /// The channel's format as libiio read it from the `*_type` file; nil when it cannot be decoded.
+    static func scanType(_ f: iio_data_format) -> IIOScanType? {
+        IIOScanType.checked(isBigEndian: f.is_be, isSigned: f.is_signed, realBits: Int(f.bits), storageBits: Int(f.length),
+                            shift: Int(f.shift), repeatCount: Int(max(1, f.repeat)))
+    }
+
+    static func unusableFormat(_ f: iio_data_format, channel: String, plan: DeviceCapturePlan, context: IIOContext) -> IIOSourceError {
+        let sign = f.is_signed ? "s" : "u", order = f.is_be ? "be" : "le"
+        return .unsupported("\(plan.displayName) on \(context.uri): channel \(channel) has a scan format no scan can be decoded with (\(order):\(sign)\(f.bits)/\(f.length)X\(f.repeat)>>\(f.shift) in its scan_elements/*_type file); use --mode polled, and report the driver")
     }
 
     func start() {
@@ -154,7 +161,7 @@ final class DeviceReader: @unchecked Sendable {
             let r = iio_buffer_refill(buffer)
             if stopping.load(ordering: .relaxed) { return }
             if r < 0 {
-                let e = Int32(-r)
+                let e = Int32(clamping: -r)
                 if e == ETIMEDOUT {
                     queue.fail(.timeout(uri: context.uri, device: plan.displayName, seconds: Double(plan.timeoutMs) / 1000))
                 } else {

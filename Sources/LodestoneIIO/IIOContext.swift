@@ -118,8 +118,8 @@ struct IIODevice {
         guard let attr = files[file] else { return .failure(IIOErrno(ENOENT)) }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buf -> Result<String, IIOErrno> in
             let n = readInto(attr, buf.baseAddress!, buf.count)
-            if n < 0 { return .failure(IIOErrno(Int32(-n))) }
-            buf[min(Int(n), buf.count - 1)] = 0
+            if n < 0 { return .failure(IIOErrno(Int32(clamping: -n))) }
+            buf[min(n, buf.count - 1)] = 0
             return .success(String(cString: buf.baseAddress!))
         }
     }
@@ -128,8 +128,8 @@ struct IIODevice {
     func readInteger(_ attr: Attribute) -> Result<Int64, IIOErrno> {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buf -> Result<Int64, IIOErrno> in
             let n = readInto(attr, buf.baseAddress!, buf.count)
-            if n < 0 { return .failure(IIOErrno(Int32(-n))) }
-            var len = min(Int(n), buf.count)
+            if n < 0 { return .failure(IIOErrno(Int32(clamping: -n))) }
+            var len = min(n, buf.count)
             while len > 0, buf[len - 1] == 0 { len -= 1 }
             guard let v = IIOText.integer(bytes: UnsafePointer(buf.baseAddress!), count: len) else { return .failure(IIOErrno(EINVAL)) }
             return .success(v)
@@ -152,7 +152,7 @@ struct IIODevice {
         case .device(let name): n = iio_device_attr_write(pointer, name, value)
         case .channel(let ch, let name): n = iio_channel_attr_write(ch, name, value)
         }
-        return n < 0 ? Int32(-n) : 0
+        return n < 0 ? Int32(clamping: -n) : 0
     }
 
     /// The device's current trigger: `.none` when the device has no trigger

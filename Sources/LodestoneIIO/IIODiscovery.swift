@@ -61,7 +61,8 @@ enum IIODiscovery {
         var offsets: [Double] = []
         for (axis, id) in zip(["x", "y", "z"], kind.channelIDs) {
             let rawFile = "in_\(id)_raw"
-            attrs.append(device.files[rawFile]!)
+            guard let raw = device.files[rawFile] else { return nil }
+            attrs.append(raw)
             let scaleFile = device.first(of: scaleFiles(kind, axis))
             let scale = try scaleFile.map { f throws(IIOSourceError) in try number(device, f) } ?? 1
             let offsetFile = device.first(of: offsetFiles(kind, axis))
@@ -72,8 +73,8 @@ enum IIODiscovery {
                 let idx = iio_channel_get_index(ch)
                 if idx >= 0, let f = iio_channel_get_data_format(ch)?.pointee {
                     index = idx
-                    type = IIOScanType(isBigEndian: f.is_be, isSigned: f.is_signed, realBits: Int(f.bits),
-                                       storageBits: Int(f.length), shift: Int(f.shift), repeatCount: Int(max(1, f.repeat)))
+                    type = IIOScanType.checked(isBigEndian: f.is_be, isSigned: f.is_signed, realBits: Int(f.bits),
+                                               storageBits: Int(f.length), shift: Int(f.shift), repeatCount: Int(max(1, f.repeat)))
                 }
             }
             channels.append(IIOChannelInfo(id: id, rawFile: rawFile, scale: scale, scaleFile: scaleFile, offset: offset,

@@ -62,8 +62,25 @@ public struct IIOScanType: Hashable, Sendable, Codable, CustomStringConvertible 
             rep = r
         }
         guard expect(UInt8(ascii: ">")), expect(UInt8(ascii: ">")), let sh = number(), i == s.count else { return nil }
-        guard [8, 16, 32, 64].contains(storage), real >= 1, real <= storage, sh + real <= storage, rep >= 1 else { return nil }
-        self.init(isBigEndian: big, isSigned: signed, realBits: real, storageBits: storage, shift: sh, repeatCount: rep)
+        guard let checked = Self.checked(isBigEndian: big, isSigned: signed, realBits: real, storageBits: storage, shift: sh, repeatCount: rep) else {
+            return nil
+        }
+        self = checked
+    }
+
+    /// Repeats of one channel in a scan, at most (the kernel's largest is 255).
+    public static let maximumRepeat = 1024
+
+    /// The format with these fields, or nil when no scan can be decoded with it: storage
+    /// other than 8, 16, 32 or 64 bits, no real bits or more than stored, a shift past
+    /// the storage, no repeat or too many. What libiio reports comes from a device's
+    /// `*_type` file and goes through here before any scan is decoded with it.
+    public static func checked(isBigEndian: Bool, isSigned: Bool, realBits: Int, storageBits: Int, shift: Int,
+                               repeatCount: Int) -> IIOScanType? {
+        guard [8, 16, 32, 64].contains(storageBits), (1...storageBits).contains(realBits), shift >= 0,
+              shift <= storageBits - realBits, (1...maximumRepeat).contains(repeatCount) else { return nil }
+        return IIOScanType(isBigEndian: isBigEndian, isSigned: isSigned, realBits: realBits, storageBits: storageBits,
+                           shift: shift, repeatCount: repeatCount)
     }
 
     /// Bytes of one element (one repeat).
@@ -71,9 +88,12 @@ public struct IIOScanType: Hashable, Sendable, Codable, CustomStringConvertible 
     /// Bytes the channel takes in a scan (all repeats).
     @inlinable public var byteCount: Int { elementBytes * repeatCount }
 
-    /// Largest and smallest value the channel can carry.
-    public var maximumValue: Int64 { isSigned ? (Int64(1) << (realBits - 1)) - 1 : (realBits >= 64 ? Int64.max : (Int64(1) << realBits) - 1) }
-    public var minimumValue: Int64 { isSigned ? -(Int64(1) << (realBits - 1)) : 0 }
+    /// Largest and smallest value the channel can carry (shifts, not sums: a 64-bit
+    /// channel must not overflow). An unsigned 64-bit channel reads at most `Int64.max`.
+    public var maximumValue: Int64 {
+        isSigned ? Int64.max >> (64 - realBits) : (realBits >= 64 ? Int64.max : (Int64(1) << realBits) - 1)
+    }
+    public var minimumValue: Int64 { isSigned ? Int64.min >> (64 - realBits) : 0 }
 
     /// Decodes the first element stored at `p`.
     @inlinable
@@ -95,6 +115,8 @@ public struct IIOScanType: Hashable, Sendable, Codable, CustomStringConvertible 
             if isSigned, word & (UInt64(1) << UInt64(realBits - 1)) != 0 {
                 word |= ~((UInt64(1) << UInt64(realBits)) - 1)
             }
+        } else if !isSigned {
+            word = min(word, UInt64(Int64.max))
         }
         return Int64(bitPattern: word)
     }

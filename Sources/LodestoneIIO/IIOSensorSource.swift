@@ -133,7 +133,8 @@ public final class IIOSensorSource: SensorSource {
                 diagnostics.accelerometer.observe(ev.accelerometer, previous: previousAccel, limit: accelerometer.info.saturationLimit,
                                                   overflow: accelerometer.overflowValue, stuckAfter: c)
                 previousAccel = ev.accelerometer
-                if let t = heldMag.latestTime, ev.timeNs - t > staleMagnetometerNs {
+                // Times come from the device's buffer: wrapping arithmetic, never a trap on a wild one.
+                if let t = heldMag.latestTime, ev.timeNs &- t > staleMagnetometerNs {
                     throw .timeout(uri: configuration.uri, device: magnetometer.device.displayName,
                                    seconds: Double(staleMagnetometerNs) / 1e9)
                 }
@@ -143,7 +144,7 @@ public final class IIOSensorSource: SensorSource {
                     startNs = ev.timeNs
                     startWallClock = Double(ev.timeNs) / 1e9
                 }
-                let time = Double(ev.timeNs - startNs!) / 1e9
+                let time = Double(ev.timeNs &- (startNs ?? ev.timeNs)) / 1e9
                 let field = magTransform * magnetometer.chipValue(mag)
                 let accel = accelTransform * accelerometer.chipValue(ev.accelerometer)
                 var rate: Vector3? = nil

@@ -39,6 +39,15 @@ public struct IIOSourceConfiguration: Hashable, Sendable {
     /// How long without data before a transient timeout error, in seconds.
     public var readTimeout: Double
 
+    /// The highest rate a capture is planned for: a rate read back from a device's
+    /// `sampling_frequency` may be anything.
+    public static let maximumDeviceRate = 100_000.0
+
+    /// A rate as written to `sampling_frequency`: a whole number without decimals.
+    static func rateText(_ hz: Double) -> String {
+        Int(exactly: hz).map(String.init) ?? String(hz)
+    }
+
     public init(uri: String = "local:", magnetometerDevice: String? = nil, accelerometerDevice: String? = nil,
                 gyroscopeDevice: String? = nil, useGyroscope: Bool = true, mode: IIOCaptureMode = .auto,
                 rate: Double = 100, magnetometerRate: Double? = nil, boardRotation: Matrix3 = .identity,
@@ -64,8 +73,7 @@ public struct IIOSourceConfiguration: Hashable, Sendable {
 public enum BoardRotation {
     /// Rotation about +z (counter-clockwise seen from above) by `degrees`; exact for multiples of 90°.
     public static func aboutZ(degrees: Double) -> Matrix3 {
-        let q = Int(degrees.rounded())
-        if Double(q) == degrees, q % 90 == 0 {
+        if let q = Int(exactly: degrees), q % 90 == 0 {
             switch ((q % 360) + 360) % 360 {
             case 0: return .identity
             case 90: return Matrix3(0, -1, 0, 1, 0, 0, 0, 0, 1)

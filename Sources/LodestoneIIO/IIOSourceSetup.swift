@@ -136,7 +136,7 @@ enum IIOSourceSetup {
                 deviceRate = deviceRate ?? now
             }
             if let t = plan.triggersToSet[g.device.id], t.has("sampling_frequency") {
-                if t.write("sampling_frequency", rateText(want)) != 0 { plan.notes.append("could not set \(t.displayName) sampling_frequency") }
+                if t.write("sampling_frequency", IIOSourceConfiguration.rateText(want)) != 0 { plan.notes.append("could not set \(t.displayName) sampling_frequency") }
                 deviceRate = (try? IIODiscovery.string(t, "sampling_frequency")).flatMap(IIOText.double) ?? deviceRate
             }
             plan.rates[g.device.id] = deviceRate ?? want
@@ -150,7 +150,7 @@ enum IIOSourceSetup {
                                cfg: IIOSourceConfiguration, notes: inout [String]) throws(IIOSourceError) -> Double? {
         let available = device.first(of: IIODiscovery.availableFrequencyFiles(kind))
             .flatMap { try? IIODiscovery.string(device, $0) }.map(IIOText.numberList) ?? []
-        let text = available.min(by: { abs($0.value - want) < abs($1.value - want) })?.text ?? rateText(want)
+        let text = available.min(by: { abs($0.value - want) < abs($1.value - want) })?.text ?? IIOSourceConfiguration.rateText(want)
         let e = device.write(file, text)
         if e == EACCES || e == EPERM {
             throw IIODiscovery.fileError(device, file, e, operation: "writing \(file)", uri: cfg.uri)
@@ -166,7 +166,7 @@ enum IIOSourceSetup {
             guard let g = sensors.groups.first(where: { $0.device.id == id }) else { continue }
             let r = iio_device_set_trigger(g.device.pointer, t.pointer)
             if r < 0 {
-                let e = Int32(-r)
+                let e = Int32(clamping: -r)
                 if e == EACCES || e == EPERM {
                     throw IIODiscovery.fileError(g.device, "trigger/current_trigger", e, operation: "setting the trigger", uri: cfg.uri)
                 }
@@ -183,11 +183,16 @@ enum IIOSourceSetup {
         guard plan.mode == .buffered else {
             return (PolledCapture(context: context, sensors: sensors.all, rate: cfg.rate), .max)
         }
-        let plans = sensors.groups.map { capturePlan(for: $0, cfg: cfg, rate: max(0.01, plan.rates[$0.device.id] ?? cfg.rate)) }
+        let plans = sensors.groups.map { capturePlan(for: $0, cfg: cfg, rate: plannedRate(plan.rates[$0.device.id], cfg)) }
         let engine = try BufferedCapture(context: context, plans: plans)
         guard sensors.magnetometer.device.id != sensors.accelerometer.device.id else { return (engine, .max) }
-        let magRate = max(0.01, plan.rates[sensors.magnetometer.device.id] ?? cfg.rate)
-        return (engine, Int64(max(0.5, 3 / magRate + 2 * cfg.bufferLatency) * 1e9))
+        let magRate = plannedRate(plan.rates[sensors.magnetometer.device.id], cfg)
+        return (engine, Int64(saturating: max(0.5, 3 / magRate + 2 * cfg.bufferLatency) * 1e9))
+    }
+
+    /// The rate read back from a device may be anything: kept within what the source allows.
+    static func plannedRate(_ applied: Double?, _ cfg: IIOSourceConfiguration) -> Double {
+        min(max(0.01, applied ?? cfg.rate), IIOSourceConfiguration.maximumDeviceRate)
     }
 
     /// How one device's buffer is read: timestamps (and their clock), refill size, timeout.
@@ -197,11 +202,11 @@ enum IIOSourceSetup {
         if hasTimestamp, g.device.has("current_timestamp_clock"), let name = try? IIODiscovery.string(g.device, "current_timestamp_clock") {
             offset = Clock.id(named: String(IIOText.trimmed(name))).map(Clock.offsetToRealtime) ?? 0
         }
-        let perRefill = max(1, Int(rate * cfg.bufferLatency))
-        let timeout = max(Int(cfg.readTimeout * 1000), Int(3000 * Double(perRefill) / rate))
+        let perRefill = min(max(1, Int(saturating: rate * cfg.bufferLatency)), 1 << 20)
+        let timeout = min(max(Int(saturating: cfg.readTimeout * 1000), Int(saturating: 3000 * Double(perRefill) / rate)), 3_600_000)
         return DeviceCapturePlan(deviceID: g.device.id, displayName: g.device.displayName, kinds: g.sensors.map(\.kind),
                                  useTimestamp: hasTimestamp, clockOffsetNs: offset, samplesPerRefill: perRefill,
-                                 periodNs: Int64(1e9 / rate), timeoutMs: timeout)
+                                 periodNs: Int64(saturating: 1e9 / rate), timeoutMs: timeout)
     }
 
     /// A trigger for `device`: its own (`<name>-dev<N>`, `<name>-trigger`), else a
@@ -215,10 +220,5 @@ enum IIOSourceSetup {
             let n = t.name ?? ""
             return !n.hasPrefix("sysfstrig") && !deviceNames.contains { n.hasPrefix($0 + "-") }
         }
-    }
-
-    /// A rate as sysfs takes it: `100`, or `12.5`.
-    static func rateText(_ hz: Double) -> String {
-        hz == hz.rounded() ? String(Int(hz)) : String(hz)
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneCore
 
 /// Reads the `*_raw` attributes of every sensor at a fixed rate, on the caller's thread.
 final class PolledCapture: CaptureEngine {
@@ -18,7 +19,7 @@ final class PolledCapture: CaptureEngine {
     init(context: IIOContext, sensors: [SensorBinding], rate: Double) {
         self.context = context
         self.sensors = sensors
-        periodNs = Int64((1e9 / max(0.01, rate)).rounded())
+        periodNs = Int64(saturating: (1e9 / max(0.01, rate)).rounded())
         offsetNs = Clock.offsetToRealtime(CLOCK_MONOTONIC)
     }
 

@@ -57,8 +57,9 @@ public final class JSONLineBuilder {
     }
 
     private func put(_ buffer: UnsafeRawBufferPointer) {
+        guard let source = buffer.baseAddress, !buffer.isEmpty else { return }
         reserve(buffer.count)
-        UnsafeMutableRawPointer(storage + count).copyMemory(from: buffer.baseAddress!, byteCount: buffer.count)
+        UnsafeMutableRawPointer(storage + count).copyMemory(from: source, byteCount: buffer.count)
         count += buffer.count
     }
 

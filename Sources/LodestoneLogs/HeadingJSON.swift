@@ -13,8 +13,8 @@ extension JSONLineBuilder {
         if let start = wallClockStart {
             string("time", WallClockTime.iso8601(unixSeconds: start + h.timestamp))
         }
-        number("magneticHeading", h.magneticHeading, decimals: 3)
-        number("trueHeading", h.trueHeading, decimals: 3)
+        bearing("magneticHeading", h.magneticHeading, decimals: 3)
+        bearing("trueHeading", h.trueHeading, decimals: 3)
         number("headingAccuracy", h.headingAccuracy, decimals: 2)
         if withDeclination || h.declination != nil {
             number("declination", h.reportedDeclination, decimals: 3)

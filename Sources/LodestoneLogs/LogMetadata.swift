@@ -107,6 +107,11 @@ public struct LogMetadataError: Error, Hashable, Sendable, CustomStringConvertib
 
 /// Conversion factors from the units a log declares to Lodestone's SI units.
 enum UnitConversion {
+    static let timeUnits = ["s", "ms", "us", "µs", "ns"]
+    static let accelerationUnits = ["m/s^2", "m/s2", "m/s²", "g", "mg"]
+    static let magneticFieldUnits = ["uT", "µT", "μT", "nT", "mT", "G", "gauss", "mG"]
+    static let angularRateUnits = ["rad/s", "deg/s", "°/s", "dps"]
+
     static func acceleration(_ unit: String) -> Double? {
         switch unit {
         case "m/s^2", "m/s2", "m/s²": return 1

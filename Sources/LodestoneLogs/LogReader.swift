@@ -157,13 +157,16 @@ public final class LogReader: SensorSource {
             throw failure(.badMetadata, line: reader.lineNumber,
                         "bad metadata (\(error)); expected the metadata as one JSON object after '# ' (e.g. # {\"units\":{…}})")
         }
-        guard let a = UnitConversion.acceleration(meta.units.acceleration),
-              let m = UnitConversion.magneticField(meta.units.magneticField),
-              let g = UnitConversion.angularRate(meta.units.angularRate),
-              let t = UnitConversion.time(meta.units.time) else {
+        let u = meta.units
+        let factors = [("time", u.time, UnitConversion.time(u.time), UnitConversion.timeUnits),
+                       ("acceleration", u.acceleration, UnitConversion.acceleration(u.acceleration), UnitConversion.accelerationUnits),
+                       ("magneticField", u.magneticField, UnitConversion.magneticField(u.magneticField), UnitConversion.magneticFieldUnits),
+                       ("angularRate", u.angularRate, UnitConversion.angularRate(u.angularRate), UnitConversion.angularRateUnits)]
+        if let (key, unit, _, known) = factors.first(where: { $0.2 == nil }) {
             throw failure(.unsupportedUnit, line: reader.lineNumber,
-                        "unsupported unit in \(meta.units); use s, m/s^2 or g, uT/nT/G, rad/s or deg/s")
+                        "unsupported unit \"\(PrintableText.excerpt(unit, limit: 40))\" for units.\(key); use one of \(known.joined(separator: ", "))")
         }
+        let (t, a, m, g) = (factors[0].2 ?? 1, factors[1].2 ?? 1, factors[2].2 ?? 1, factors[3].2 ?? 1)
         for (i, f) in [t, a, a, a, m, m, m, g, g, g].enumerated() { scales[i] = f }
         metadata = meta
     }

@@ -55,8 +55,9 @@ public enum Sockets {
         let fd = socket(AF_UNIX, streamType, 0)
         guard fd >= 0 else { throw SocketError("cannot create a Unix socket: \(errorText(errno))") }
         prepare(fd)
-        // Bind with no permissions for others, then set the mode: no window where anyone may connect.
-        let old = umask(0o177)
+        // The file is made with its final mode (through the umask): no chmod by path
+        // afterwards, which would follow a symbolic link put in its place meanwhile.
+        let old = umask(mode_t(0o777 & ~mode))
         let bound = withUnixAddress(path) { bind(fd, $0, $1) }
         let bindErrno = errno
         umask(old)
@@ -64,7 +65,7 @@ public enum Sockets {
             close(fd)
             throw SocketError("cannot bind the Unix socket \(path): \(errorText(bindErrno))")
         }
-        guard chmod(path, mode_t(mode)) == 0, listen(fd, backlog) == 0 else {
+        guard listen(fd, backlog) == 0 else {
             let e = errno
             close(fd)
             unlink(path)

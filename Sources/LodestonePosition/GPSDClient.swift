@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneCore
 import LodestoneNetwork
 
 /// A client of gpsd's JSON protocol over TCP, driven by its owner's loop.
@@ -124,7 +125,7 @@ public final class GPSDClient {
                         switch r {
                         case .fix(let fix): updates.append(.fix(fix))
                         case .noFix: updates.append(.fixLost)
-                        case .error(let message): updates.append(.message("gpsd at \(endpoint) says: \(message)"))
+                        case .error(let message): updates.append(.message("gpsd at \(endpoint) says: \(PrintableText.excerpt(message))"))
                         case .version, .other: break
                         }
                     }

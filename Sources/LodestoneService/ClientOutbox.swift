@@ -7,13 +7,19 @@
 /// catches up with recent headings instead of falling ever further behind.
 /// A line that has been partly written is always finished first: a client
 /// never receives a torn line.
+///
+/// Every operation costs what it copies or writes, whatever the queue holds:
+/// lines wait in a ring with their lengths beside them, so dropping the oldest
+/// one moves two indices (a full 64 MiB queue costs no more than a 64 KiB one).
 public struct ClientOutbox: Sendable {
     public let limit: Int
-    /// Queued bytes are `storage[start...]`.
-    private var storage: [UInt8] = []
-    private var start = 0
-    /// True when `storage[start]` is inside a line whose beginning was written.
-    private var midLine = false
+    /// The unwritten rest of the line whose beginning was written: it goes first and is never dropped.
+    private var started: [UInt8] = []
+    private var startedOffset = 0
+    /// Whole lines not started yet, oldest first.
+    private var lines = Ring<UInt8>()
+    /// Their lengths, in the same order.
+    private var lengths = Ring<UInt32>()
     /// Lines dropped since the last report.
     public private(set) var droppedLines = 0
     public private(set) var totalDroppedLines = 0
@@ -22,29 +28,29 @@ public struct ClientOutbox: Sendable {
         self.limit = limit
     }
 
-    public var isEmpty: Bool { start == storage.count }
-    public var queuedBytes: Int { storage.count - start }
+    public var isEmpty: Bool { queuedBytes == 0 }
+    public var queuedBytes: Int { started.count - startedOffset + lines.count }
 
     /// Queues one line (ending in a newline). Returns false when it was dropped
-    /// itself (longer than the limit).
+    /// itself (longer than the limit, or no room beside the rest of a started line).
     @discardableResult
     public mutating func enqueue(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !line.isEmpty else { return true }
         guard line.count <= limit else {
             countDrop()
             return false
         }
         while queuedBytes + line.count > limit {
-            guard dropOldestLine() else {
+            guard let oldest = lengths.first else {
                 countDrop()
                 return false
             }
+            lines.removeFirst(Int(oldest))
+            lengths.removeFirst(1)
+            countDrop()
         }
-        if storage.capacity < limit { storage.reserveCapacity(limit) }
-        if start > 0, storage.count + line.count > storage.capacity || start >= storage.count {
-            storage.removeSubrange(0..<start)
-            start = 0
-        }
-        storage.append(contentsOf: line)
+        lines.append(contentsOf: line)
+        lengths.append(UInt32(line.count))
         return true
     }
 
@@ -52,24 +58,9 @@ public struct ClientOutbox: Sendable {
     /// straight to the socket. The queue must be empty.
     public mutating func enqueueRest(_ rest: UnsafeBufferPointer<UInt8>) {
         precondition(isEmpty, "the rest of a line goes first")
-        if storage.capacity < limit { storage.reserveCapacity(limit) }
-        storage.removeAll(keepingCapacity: true)
-        start = 0
-        storage.append(contentsOf: rest)
-        midLine = true
-    }
-
-    /// Removes the oldest complete line that has not started to be written.
-    private mutating func dropOldestLine() -> Bool {
-        var from = start
-        if midLine {
-            guard let end = storage[start...].firstIndex(of: 0x0A) else { return false }
-            from = end + 1
-        }
-        guard from < storage.count, let end = storage[from...].firstIndex(of: 0x0A) else { return false }
-        storage.removeSubrange(from...end)
-        countDrop()
-        return true
+        started.removeAll(keepingCapacity: true)
+        started.append(contentsOf: rest)
+        startedOffset = 0
     }
 
     private mutating func countDrop() {
@@ -80,19 +71,44 @@ public struct ClientOutbox: Sendable {
     /// Writes queued bytes with `write` until it takes no more. `write` returns
     /// bytes written, 0 when the socket is full, or -1 on error (returned as false).
     public mutating func flush(_ write: (UnsafeRawBufferPointer) -> Int) -> Bool {
-        while start < storage.count {
-            let n = storage.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        while true {
+            let n: Int
+            if startedOffset < started.count {
+                n = started.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[startedOffset...])) }
+                if n > 0 { startedOffset += n }
+            } else if !lines.isEmpty {
+                n = lines.withFrontSpan { write(UnsafeRawBufferPointer($0)) }
+                if n > 0 { consumeWritten(n) }
+            } else {
+                break
+            }
             if n < 0 { return false }
             if n == 0 { break }
-            start += n
-            midLine = storage[start - 1] != 0x0A
         }
-        if start == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            start = 0
-            midLine = false
+        if startedOffset >= started.count {
+            started.removeAll(keepingCapacity: started.capacity <= 4096)
+            startedOffset = 0
         }
         return true
+    }
+
+    /// Takes `n` written bytes off the front of `lines`: whole lines go; the rest of a
+    /// line written in part moves to `started` (at most one line is copied).
+    private mutating func consumeWritten(_ n: Int) {
+        var left = n
+        while left > 0, let length = lengths.first.map(Int.init) {
+            lengths.removeFirst(1)
+            if left >= length {
+                lines.removeFirst(length)
+                left -= length
+            } else {
+                lines.removeFirst(left)
+                started = lines.prefix(length - left)
+                startedOffset = 0
+                lines.removeFirst(length - left)
+                left = 0
+            }
+        }
     }
 
     /// Takes the count of dropped lines to report, resetting it.

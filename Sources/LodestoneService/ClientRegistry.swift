@@ -35,8 +35,13 @@ final class ClientRegistry {
         return steeringRequests
     }
 
-    func add(fd: Int32, peer: String) -> ClientSession {
-        let c = ClientSession(id: nextClientID, fd: fd, peer: peer, limits: limits, headingFilter: defaultHeadingFilter)
+    /// Clients that came through listeners of `origin`.
+    func count(from origin: ClientOrigin) -> Int {
+        clients.reduce(0) { $0 + ($1.origin == origin ? 1 : 0) }
+    }
+
+    func add(fd: Int32, peer: String, origin: ClientOrigin, now: Double) -> ClientSession {
+        let c = ClientSession(id: nextClientID, fd: fd, peer: peer, origin: origin, limits: limits, headingFilter: defaultHeadingFilter, now: now)
         nextClientID += 1
         clients.append(c)
         return c

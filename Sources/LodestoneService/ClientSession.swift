@@ -10,6 +10,8 @@ final class ClientSession {
     let id: Int
     let fd: Int32
     let peer: String
+    /// The listener it came through, whose client limit it counts against.
+    let origin: ClientOrigin
     var outbox: ClientOutbox
     var input: LineAssembler
     /// Streaming HEADING objects (after `?WATCH={"enable":true}`).
@@ -17,6 +19,8 @@ final class ClientSession {
     /// A gpsd client (its `?WATCH` had gpsd's keys): ATT instead of HEADING, no EVENT.
     var gpsd: GPSDWatch?
     var filter: HeadingFilter
+    /// The headingFilter this client gave in its last `?WATCH` that had one; nil: the server's default.
+    var chosenHeadingFilter: Double?
     /// Steering toward a target (after `?STEER=…`).
     var steering: ClientSteering?
     /// Orders the clients' `?STEER` requests: the live view shows the latest one's advice.
@@ -29,11 +33,18 @@ final class ClientSession {
     var loggedSlowness = false
     /// Lines were gathered for this client (``gather(_:)``) and wait for ``flush()``.
     var gathered = false
+    /// Monotonic time of the connection or of the last bytes it sent (the idle timeout).
+    var lastInput: Double
+    /// Monotonic time since which output has waited without the client reading any; nil
+    /// while nothing waits (the idle timeout of a client that stopped reading).
+    private(set) var waitingSince: Double?
 
-    init(id: Int, fd: Int32, peer: String, limits: ServiceConfiguration.Limits, headingFilter: Double) {
+    init(id: Int, fd: Int32, peer: String, origin: ClientOrigin, limits: ServiceConfiguration.Limits, headingFilter: Double, now: Double) {
         self.id = id
         self.fd = fd
         self.peer = peer
+        self.origin = origin
+        lastInput = now
         outbox = ClientOutbox(limit: limits.clientQueueBytes)
         input = LineAssembler(limit: limits.maxLineLength)
         filter = HeadingFilter(threshold: headingFilter)
@@ -57,7 +68,13 @@ final class ClientSession {
             return true
         }
         outbox.enqueueRest(UnsafeBufferPointer(rebasing: line[n...]))
+        noteWaiting()
         return true
+    }
+
+    /// Output started to wait (the queue was empty).
+    private func noteWaiting() {
+        if waitingSince == nil { waitingSince = Clock.monotonic() }
     }
 
     /// Queues a line to be written with the next ``flush()``, with the lines of the
@@ -68,10 +85,17 @@ final class ClientSession {
         gathered = true
     }
 
-    /// Writes what is queued; false when the client failed.
+    /// Writes what is queued; false when the client failed. Output still waiting after a
+    /// write that took something waits from now.
     func flush() -> Bool {
         guard !closing else { return false }
+        let before = outbox.queuedBytes
         if !outbox.flush({ Sockets.send(fd, $0) }) { closing = true }
+        if outbox.isEmpty {
+            waitingSince = nil
+        } else if outbox.queuedBytes < before || waitingSince == nil {
+            waitingSince = Clock.monotonic()
+        }
         return !closing
     }
 }

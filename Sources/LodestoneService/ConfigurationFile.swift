@@ -19,10 +19,18 @@ extension ServiceConfiguration {
     public func applying(file path: String) throws(ConfigurationError) -> ServiceConfiguration {
         let text: String
         do {
-            text = try FileText.read(path, limit: 1 << 20)
+            text = try FileText.read(path, limit: Self.maximumFileSize)
         } catch {
             throw ConfigurationError(key: "(file)", "cannot be read: \(error)", origin: path, isAccessProblem: true)
         }
+        return try applying(text: text, path: path)
+    }
+
+    /// Larger than any config file; a bigger file is the wrong one.
+    static let maximumFileSize = 1 << 20
+
+    /// Applies the text of the config file at `path` on top of `self`.
+    public func applying(text: String, path: String) throws(ConfigurationError) -> ServiceConfiguration {
         let json: JSONValue
         do {
             json = try JSONParser.parse(text)
@@ -57,8 +65,10 @@ extension ServiceConfiguration {
         if let dbus = root["dbus"] { try c.applyDBus(dbus) }
         if let http = root["http"] { try c.applyHTTP(http) }
         if let limits = root["limits"] {
-            let l = try ConfigurationKeys(limits, path: "limits", known: ["maxClients", "maxLineLength", "clientQueueBytes"])
+            let l = try ConfigurationKeys(limits, path: "limits", known: ["maxClients", "maxNetworkClients", "maxLineLength", "clientQueueBytes", "idleTimeout"])
             if let v = try l.integer("maxClients") { c.limits.maxClients = v }
+            if let v = try l.integer("maxNetworkClients") { c.limits.maxNetworkClients = v }
+            if let v = try l.number("idleTimeout") { c.limits.idleTimeout = v }
             if let v = try l.integer("maxLineLength") { c.limits.maxLineLength = v }
             if let v = try l.integer("clientQueueBytes") { c.limits.clientQueueBytes = v }
         }
@@ -104,10 +114,15 @@ enum FileText {
         let description: String
     }
 
+    /// Reads a regular file; anything else (a FIFO, a device, a directory) is refused
+    /// without waiting for it (issue 13: a FIFO as `--config` blocked for ever).
     static func read(_ path: String, limit: Int) throws(Failure) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Failure(description: String(cString: strerror(errno))) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "not a regular file (\(FileText.kind(st.st_mode)))") }
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
@@ -124,5 +139,15 @@ enum FileText {
             throw Failure(description: "not UTF-8 text")
         }
         return text
+    }
+
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFDIR: return "a directory"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a plain file"
+        }
     }
 }

@@ -41,7 +41,9 @@ public final class HeadingService {
     private let loopWake: WakePipe
     private let runner: SampleRunner
     private let signals: SignalPipe
-    private var listeners: [(fd: Int32, key: String)] = []
+    private let listeners: ProtocolListeners
+    private let acceptGuard: AcceptGuard
+    private var refusals = ThrottledWarning()
     private var nmea: NMEAOutput
     private var gpsd: GPSDClient?
     private let notifier = SystemdNotifier()
@@ -56,12 +58,15 @@ public final class HeadingService {
     public init(configuration: ServiceConfiguration, release: String, log: ServiceLog, reload: Reload? = nil) throws(ServiceError) {
         do {
             try configuration.validate()
+            try DescriptorBudget.check(configuration)
         } catch {
             throw ServiceError(.badInput, error.description)
         }
         self.configuration = configuration
         reloadConfiguration = reload
         self.log = log
+        listeners = ProtocolListeners(log: log)
+        acceptGuard = AcceptGuard(log: log)
         let heading = configuration.heading
         let source = try SessionSources.open(heading.source, fusion: heading.session.estimator.fusion)
         let session: HeadingSession
@@ -79,55 +84,17 @@ public final class HeadingService {
         loopWake = try WakePipe.make()
         runner = SampleRunner(hub: hub, loopWake: loopWake, wake: sampleWake, source: source, log: log)
         signals = try SignalPipe()
-        nmea = try NMEAOutput(configuration.nmea, maxClients: configuration.limits.maxClients, log: log)
+        nmea = try NMEAOutput(configuration.nmea, maxClients: configuration.limits.maxNetworkClients, acceptGuard: acceptGuard, log: log)
         if case .gpsd(let endpoint) = heading.position { gpsd = GPSDClient(endpoint: endpoint) }
         do {
-            try updateListeners(configuration)
+            try listeners.update(configuration)
             try startListenerThreads(configuration)
         } catch {
             stopListenerThreads()
-            for l in listeners { closeListener(l) }
+            listeners.closeAll()
             nmea.closeAll()
             throw error
         }
-    }
-
-    // MARK: Listeners
-
-    private static func listenerKeys(_ c: ServiceConfiguration) -> [String] {
-        (c.socketPath.map { ["unix:" + $0] } ?? []) + c.tcpListeners.map { "tcp:\($0)" }
-    }
-
-    /// Opens the listeners `c` asks for that are not open yet, then closes the
-    /// ones it no longer names. A failure leaves the old set as it was.
-    private func updateListeners(_ c: ServiceConfiguration) throws(ServiceError) {
-        let wanted = Self.listenerKeys(c)
-        var opened: [(fd: Int32, key: String)] = []
-        do {
-            for key in wanted where !listeners.contains(where: { $0.key == key }) {
-                if key.hasPrefix("unix:") {
-                    opened.append((try Sockets.listeningUnix(path: String(key.dropFirst(5)), mode: c.socketMode), key))
-                } else if let e = c.tcpListeners.first(where: { "tcp:\($0)" == key }) {
-                    if !e.isLoopback { log.warning("the client protocol listens on \(e), which is not loopback: anyone who can reach it gets headings") }
-                    opened += try Sockets.listeningTCP(e).map { ($0, key) }
-                }
-            }
-        } catch {
-            for l in opened { closeListener(l) }
-            throw error
-        }
-        for l in listeners where !wanted.contains(l.key) { closeListener(l) }
-        listeners.removeAll { !wanted.contains($0.key) }
-        listeners += opened
-        if let path = c.socketPath, !opened.contains(where: { $0.key == "unix:" + path }) {
-            chmod(path, mode_t(c.socketMode))
-        }
-        for l in opened { log.info("listening on \(l.key.hasPrefix("unix:") ? "unix socket \(l.key.dropFirst(5))" : l.key)") }
-    }
-
-    private func closeListener(_ l: (fd: Int32, key: String)) {
-        close(l.fd)
-        if l.key.hasPrefix("unix:") { unlink(String(l.key.dropFirst(5))) }
     }
 
     // MARK: Running
@@ -141,7 +108,7 @@ public final class HeadingService {
         }
         tick(now: Clock.monotonic())
         notifier.notify("READY=1\nSTATUS=serving headings")
-        log.notice("ready: \(describeSource()); \((listeners.map(\.key) + listenerThreadNames).joined(separator: ", "))")
+        log.notice("ready: \(describeSource()); \((listeners.all.map(\.key) + listenerThreadNames).joined(separator: ", "))")
         var fds: [pollfd] = []
         var slots: [Slot] = []
         while true {
@@ -154,6 +121,7 @@ public final class HeadingService {
                 if poll <= now { hub.withLock { $0.expirePolls(now: now) } } else { deadline = min(deadline, poll) }
             }
             if let t = gpsd?.nextAttempt { deadline = min(deadline, max(t, now)) }
+            if acceptGuard.isResting(now: now) { deadline = min(deadline, acceptGuard.restingUntil) }
             buildPollSet(&fds, &slots)
             let timeout = Int32(max(0, min(1000, ((deadline - Clock.monotonic()) * 1000).rounded(.up))))
             let n = poll(&fds, nfds_t(fds.count), timeout)
@@ -167,8 +135,8 @@ public final class HeadingService {
                 case .wake:
                     loopWake.drain()
                     saveCalibrationUpdates()
-                case .listener(let fd): accept(fd)
-                case .nmeaListener(let fd): nmea.accept(fd)
+                case .listener(let fd, let origin): accept(fd, origin: origin)
+                case .nmeaListener(let fd): nmea.accept(fd, now: Clock.monotonic())
                 case .nmeaConsumer(let fd):
                     if p.revents & Int16(POLLOUT) != 0 { nmea.writable(fd) }
                     if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { nmea.readable(fd) }
@@ -188,7 +156,7 @@ public final class HeadingService {
 
     private enum Slot {
         case signals, wake, gpsd
-        case listener(Int32), nmeaListener(Int32), nmeaConsumer(Int32), client(Int32)
+        case listener(Int32, ClientOrigin), nmeaListener(Int32), nmeaConsumer(Int32), client(Int32)
     }
 
     private func buildPollSet(_ fds: inout [pollfd], _ slots: inout [Slot]) {
@@ -200,18 +168,24 @@ public final class HeadingService {
         }
         add(signals.pipe.readFD, POLLIN, .signals)
         add(loopWake.readFD, POLLIN, .wake)
-        for l in listeners { add(l.fd, POLLIN, .listener(l.fd)) }
-        for fd in nmea.listeners { add(fd, POLLIN, .nmeaListener(fd)) }
+        // Out of descriptors: the listeners rest (AcceptGuard) instead of waking the loop at once.
+        if !acceptGuard.isResting(now: Clock.monotonic()) {
+            for l in listeners.all { add(l.fd, POLLIN, .listener(l.fd, l.origin)) }
+            for fd in nmea.listeners { add(fd, POLLIN, .nmeaListener(fd)) }
+        }
         for c in nmea.consumers { add(c.fd, (c.isSerial ? 0 : POLLIN) | (c.outbox.isEmpty ? 0 : POLLOUT), .nmeaConsumer(c.fd)) }
         if let g = gpsd, let fd = g.fd { add(fd, g.wantsWritable ? POLLOUT : POLLIN, .gpsd) }
         let clients = hub.withLock { s in s.clients.clients.map { ($0.fd, !$0.outbox.isEmpty) } }
         for (fd, pending) in clients { add(fd, POLLIN | (pending ? POLLOUT : 0), .client(fd)) }
     }
 
-    /// Once a second (and at start): gpsd connection, fix ages and declination, watchdog.
+    /// Once a second (and at start): gpsd connection, fix ages and declination, idle clients, watchdog.
     private func tick(now: Double) {
         nextTick = now + 1
         position(gpsd?.tick(now: now))
+        let timeout = configuration.limits.idleTimeout
+        for line in hub.withLock({ $0.clients.expireIdle(now: now, timeout: timeout) }) { log.info(line) }
+        nmea.expireStalled(now: now, timeout: timeout)
         let events = hub.withLock { $0.refreshTrueNorth(wall: Clock.wall()) }
         logTrueNorth(events)
         if let interval = notifier.watchdogInterval, now >= nextWatchdog {
@@ -264,22 +238,44 @@ public final class HeadingService {
 
     // MARK: Clients
 
-    private func accept(_ listener: Int32) {
-        while let (fd, peer) = Sockets.accept(listener) {
-            let limit = configuration.limits.maxClients
-            let accepted = hub.withLock { s -> Bool in
-                guard s.clients.count < limit else { return false }
-                _ = s.addClient(fd: fd, peer: peer)
-                return true
+    /// Accepts the waiting clients of one listener, each within its listener's own limit.
+    private func accept(_ listener: Int32, origin: ClientOrigin) {
+        let limit = origin.limit(configuration.limits)
+        while true {
+            let now = Clock.monotonic()
+            switch Sockets.acceptConnection(listener) {
+            case .none:
+                return
+            case .exhausted(let e):
+                acceptGuard.exhausted(listener, errno: e, message: ProtocolMessages.errorLine("the service is out of file descriptors; try again later"),
+                                      what: "a client", now: now)
+                return
+            case .failed(let e):
+                log.error("accepting a client failed: \(Sockets.errorText(e))")
+                return
+            case .connection(let fd, let peer):
+                acceptGuard.accepted()
+                let accepted = hub.withLock { s -> Bool in
+                    guard s.clients.count(from: origin) < limit else { return false }
+                    _ = s.addClient(fd: fd, peer: peer, origin: origin, now: now)
+                    return true
+                }
+                if accepted {
+                    log.debug("client connected (\(peer))")
+                } else {
+                    refuse(fd, peer: peer, limit: limit, now: now)
+                }
             }
-            if !accepted {
-                let text = Array("{\"class\":\"ERROR\",\"message\":\"too many clients (\(limit)); try again later\"}\n".utf8)
-                _ = text.withUnsafeBytes { Sockets.send(fd, $0) }
-                close(fd)
-                log.warning("refused a client (\(peer)): \(limit) clients already connected")
-                continue
-            }
-            log.debug("client connected (\(peer))")
+        }
+    }
+
+    private func refuse(_ fd: Int32, peer: String, limit: Int, now: Double) {
+        let text = Array(ProtocolMessages.errorLine("too many clients (\(limit)); try again later").utf8)
+        _ = text.withUnsafeBytes { Sockets.send(fd, $0) }
+        close(fd)
+        let (shouldLog, leftOut) = refusals.admit(now: now)
+        if shouldLog {
+            log.warning(ThrottledWarning.text("refused a client (\(peer)): \(limit) clients already connected through its listener", leftOut: leftOut, interval: refusals.interval))
         }
     }
 
@@ -362,6 +358,7 @@ public final class HeadingService {
         do {
             new = try reloadConfiguration?() ?? old
             try new.validate()
+            try DescriptorBudget.check(new)
             sourceChanged = new.heading.source != old.heading.source
                 || new.heading.session.estimator.fusion != old.heading.session.estimator.fusion
             // A new source gets its profiles when the sample thread opens it; the same
@@ -370,8 +367,8 @@ public final class HeadingService {
                 let devices = hub.withLock { $0.status.calibrationDevices }
                 calibration = try SessionCalibration.load(new.heading.session.calibration, for: devices)
             }
-            try nmea.update(new.nmea)
-            try updateListeners(new)
+            try nmea.update(new.nmea, maxClients: new.limits.maxNetworkClients)
+            try listeners.update(new)
         } catch {
             log.error("SIGHUP: the configuration was not reloaded, the running one stays: \(error)")
             return
@@ -418,8 +415,7 @@ public final class HeadingService {
             log.error(e.description)
         }
         saveCalibrationUpdates()
-        for l in listeners { closeListener(l) }
-        listeners = []
+        listeners.closeAll()
         nmea.closeAll()
         gpsd?.close()
         let wall = Clock.wall()

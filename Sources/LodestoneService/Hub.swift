@@ -91,8 +91,8 @@ final class HubState {
 
     // MARK: Event loop
 
-    func addClient(fd: Int32, peer: String) -> ClientSession {
-        let c = clients.add(fd: fd, peer: peer)
+    func addClient(fd: Int32, peer: String, origin: ClientOrigin, now: Double) -> ClientSession {
+        let c = clients.add(fd: fd, peer: peer, origin: origin, now: now)
         clients.reply(c) { ProtocolMessages.version($0, release: release) }
         return c
     }

@@ -5,6 +5,7 @@ import LodestoneLogs
 extension HubState {
     /// Handles bytes read from a client: splits lines, runs commands, answers.
     func received(_ bytes: UnsafeRawBufferPointer, from c: ClientSession, wall: Double, now: Double) {
+        c.lastInput = now
         var commands: [Result<ClientCommand?, ClientCommand.Failure>] = []
         let limit = clients.limits.maxLineLength
         c.input.feed(bytes) { item, text in
@@ -49,9 +50,11 @@ extension HubState {
         } else if w.headingFilter != nil {
             c.gpsd = nil
         }
-        // gpsd has no filter: its clients get every heading (at most 10 Hz) unless they give one.
-        let defaultFilter = c.gpsd == nil ? clients.defaultHeadingFilter : 0
-        let threshold = w.headingFilter ?? (c.watching ? c.filter.threshold : defaultFilter)
+        // Without a headingFilter the client keeps the one it chose last, watching or not;
+        // else the server's default. gpsd has no filter: its clients get every heading
+        // (at most 10 Hz) unless they give one.
+        if let chosen = w.headingFilter { c.chosenHeadingFilter = chosen }
+        let threshold = c.chosenHeadingFilter ?? (c.gpsd == nil ? clients.defaultHeadingFilter : 0)
         c.filter = HeadingFilter(threshold: threshold)
         c.watching = w.enable
         if let gpsd = c.gpsd {

@@ -88,7 +88,7 @@ public struct NMEAEncoder: Sendable {
 
     /// Writes a non-negative whole number of tenths as `d.d`.
     static func tenths(_ tenths: Double, _ s: inout [UInt8]) {
-        let n = Int(tenths)
+        let n = Int(saturating: tenths)
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         var whole = n / 10

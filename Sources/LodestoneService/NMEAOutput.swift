@@ -19,6 +19,20 @@ final class NMEAOutput {
         let peer: String
         var outbox = ClientOutbox(limit: 4096)
         let isSerial: Bool
+        /// Monotonic time since which sentences have waited without the consumer taking any.
+        var waitingSince: Double?
+
+        /// Writes what is queued; false when the descriptor failed.
+        mutating func flush(now: Double) -> Bool {
+            let before = outbox.queuedBytes, fd = fd, serial = isSerial
+            guard outbox.flush({ serial ? Sockets.write(fd, $0) : Sockets.send(fd, $0) }) else { return false }
+            if outbox.isEmpty {
+                waitingSince = nil
+            } else if outbox.queuedBytes < before || waitingSince == nil {
+                waitingSince = now
+            }
+            return true
+        }
     }
 
     private(set) var settings: ServiceConfiguration.NMEA
@@ -28,20 +42,29 @@ final class NMEAOutput {
     private var serialRetryAt: Double?
     private var buffer: [UInt8] = []
     private(set) var nextEmission = 0.0
-    private let maxClients: Int
+    private var maxClients: Int
+    private let acceptGuard: AcceptGuard
+    private var refusals = ThrottledWarning()
     private let log: ServiceLog
 
-    init(_ settings: ServiceConfiguration.NMEA, maxClients: Int, log: ServiceLog) throws(ServiceError) {
+    init(_ settings: ServiceConfiguration.NMEA, maxClients: Int, acceptGuard: AcceptGuard, log: ServiceLog) throws(ServiceError) {
         self.settings = settings
         encoder = NMEAEncoder(talker: settings.talker)
         self.maxClients = maxClients
+        self.acceptGuard = acceptGuard
         self.log = log
         buffer.reserveCapacity(256)
         if let e = settings.listen {
-            listeners = try Sockets.listeningTCP(e)
-            log.info("NMEA 0183 heading sentences on tcp \(e) at \(settings.rate) Hz")
+            listeners = try listen(e)
         }
         if settings.serial != nil { openSerial(now: 0) }
+    }
+
+    private func listen(_ e: Endpoint) throws(ServiceError) -> [Int32] {
+        let fds = try Sockets.listeningTCP(e)
+        if !e.isLoopback { log.warning("NMEA sentences are served on \(e), which is not loopback: anyone who can reach it gets headings") }
+        log.info("NMEA 0183 heading sentences on tcp \(e) at \(settings.rate) Hz")
+        return fds
     }
 
     var hasConsumers: Bool { !consumers.isEmpty || settings.serial != nil }
@@ -54,9 +77,10 @@ final class NMEAOutput {
     }
 
     /// Applies a reloaded configuration (rate, talker; listener and serial port if changed).
-    func update(_ new: ServiceConfiguration.NMEA) throws(ServiceError) {
+    func update(_ new: ServiceConfiguration.NMEA, maxClients: Int) throws(ServiceError) {
+        self.maxClients = maxClients
         if new.listen != settings.listen {
-            let fresh = try new.listen.map { e throws(ServiceError) in try Sockets.listeningTCP(e) } ?? []
+            let fresh = try new.listen.map { e throws(ServiceError) in try listen(e) } ?? []
             for fd in listeners { close(fd) }
             listeners = fresh
         }
@@ -97,15 +121,30 @@ final class NMEAOutput {
         log.info("NMEA 0183 heading sentences on \(path) at \(settings.baud) baud")
     }
 
-    func accept(_ listener: Int32) {
-        while let (fd, peer) = Sockets.accept(listener) {
-            guard consumers.filter({ !$0.isSerial }).count < maxClients else {
-                log.warning("NMEA: refusing \(peer): \(maxClients) clients already")
-                close(fd)
-                continue
+    func accept(_ listener: Int32, now: Double) {
+        while true {
+            switch Sockets.acceptConnection(listener) {
+            case .none:
+                return
+            case .exhausted(let e):
+                acceptGuard.exhausted(listener, errno: e, message: "", what: "an NMEA client", now: now)
+                return
+            case .failed(let e):
+                log.error("accepting an NMEA client failed: \(Sockets.errorText(e))")
+                return
+            case .connection(let fd, let peer):
+                acceptGuard.accepted()
+                guard consumers.filter({ !$0.isSerial }).count < maxClients else {
+                    close(fd)
+                    let (shouldLog, leftOut) = refusals.admit(now: now)
+                    if shouldLog {
+                        log.warning(ThrottledWarning.text("NMEA: refused \(peer): \(maxClients) clients already", leftOut: leftOut, interval: refusals.interval))
+                    }
+                    continue
+                }
+                consumers.append(Consumer(fd: fd, peer: peer, isSerial: false))
+                log.debug("NMEA client connected (\(peer))")
             }
-            consumers.append(Consumer(fd: fd, peer: peer, isSerial: false))
-            log.debug("NMEA client connected (\(peer))")
         }
     }
 
@@ -118,10 +157,7 @@ final class NMEAOutput {
 
     func writable(_ fd: Int32) {
         guard let i = consumers.firstIndex(where: { $0.fd == fd }) else { return }
-        let serial = consumers[i].isSerial
-        if !consumers[i].outbox.flush({ serial ? Sockets.write(fd, $0) : Sockets.send(fd, $0) }) {
-            drop(fd, why: "write failed")
-        }
+        if !consumers[i].flush(now: Clock.monotonic()) { drop(fd, why: "write failed") }
     }
 
     func drop(_ fd: Int32, why: String) {
@@ -133,6 +169,14 @@ final class NMEAOutput {
             serialRetryAt = Clock.monotonic() + 5
         } else {
             log.debug("NMEA client \(c.peer) \(why)")
+        }
+    }
+
+    /// Closes the TCP consumers that took nothing for `timeout` seconds while sentences waited
+    /// (`limits.idleTimeout`): a peer that stopped reading must not hold a slot for ever.
+    func expireStalled(now: Double, timeout: Double) {
+        for c in consumers where !c.isSerial {
+            if let since = c.waitingSince, now - since >= timeout { drop(c.fd, why: "read nothing for \(Int(timeout)) s; closed") }
         }
     }
 
@@ -149,14 +193,14 @@ final class NMEAOutput {
         var failed: [Int32] = []
         buffer.withUnsafeBufferPointer { group in
             for i in consumers.indices {
-                let fd = consumers[i].fd, serial = consumers[i].isSerial
+                let fd = consumers[i].fd
                 // Whole sentences only: queue the group, then write what the descriptor takes.
                 var start = 0
                 for k in group.indices where group[k] == 0x0A {
                     consumers[i].outbox.enqueue(UnsafeBufferPointer(rebasing: group[start...k]))
                     start = k + 1
                 }
-                if !consumers[i].outbox.flush({ serial ? Sockets.write(fd, $0) : Sockets.send(fd, $0) }) { failed.append(fd) }
+                if !consumers[i].flush(now: now) { failed.append(fd) }
             }
         }
         for fd in failed { drop(fd, why: "write failed") }

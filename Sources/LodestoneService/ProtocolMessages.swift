@@ -32,8 +32,8 @@ public enum ProtocolMessages {
         j.string("class", "HEADING")
         j.time("time", unixSeconds: time)
         j.number("timestamp", h.timestamp, decimals: 6)
-        j.number("magneticHeading", h.magneticHeading, decimals: 3)
-        j.number("trueHeading", h.trueHeading, decimals: 3)
+        j.bearing("magneticHeading", h.magneticHeading, decimals: 3)
+        j.bearing("trueHeading", h.trueHeading, decimals: 3)
         j.number("headingAccuracy", h.headingAccuracy, decimals: 2)
         j.number("declination", h.reportedDeclination, decimals: 3)
         j.number("x", h.x, decimals: 3)
@@ -44,7 +44,7 @@ public enum ProtocolMessages {
         j.number("expectedField", a.expectedField, decimals: 2)
         if let motion {
             j.number("speed", motion.speed, decimals: 3)
-            j.number("course", motion.course, decimals: 2)
+            j.bearing("course", motion.course, decimals: 2)
         }
         j.endObject()
     }
@@ -74,6 +74,13 @@ public enum ProtocolMessages {
         j.string("detail", "this client read too slowly: \(count) line(s) were dropped, the oldest first (queue limit \(limit) bytes)")
         j.integer("count", count)
         j.endObject()
+    }
+
+    /// An ERROR object as one line, for a connection that has no client yet (refused).
+    static func errorLine(_ message: String) -> String {
+        let j = JSONLineBuilder(capacity: 256)
+        error(j, message)
+        return j.text
     }
 
     static func error(_ j: JSONLineBuilder, _ message: String) {

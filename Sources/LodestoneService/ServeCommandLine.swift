@@ -50,7 +50,8 @@ public enum ServeCommandLine {
         .value("nmea-serial", "PATH", "Also write NMEA sentences to this serial device."),
         .value("nmea-baud", "N", "Serial speed (default 4800)."),
         .value("nmea-rate", "HZ", "NMEA sentence groups per second (default 1)."),
-        .value("max-clients", "N", "Connected clients at most (default 32)."),
+        .value("max-clients", "N", "Unix-socket clients at most (default 32)."),
+        .value("max-network-clients", "N", "Clients of each network listener (TCP, NMEA) at most (default 32)."),
         .value("http", "HOST:PORT", "Live web view (loopback if no host; port 0 picks a free one; 'none' for off)."),
         .flag("dbus", "Offer the compass on D-Bus as iio-sensor-proxy does (net.hadess.SensorProxy)."),
         .value("dbus-address", "ADDRESS", "D-Bus bus for --dbus (default the system bus), e.g. unix:path=/tmp/bus."),
@@ -103,6 +104,7 @@ public enum ServeCommandLine {
         if let v = try a.integer("nmea-baud", minimum: 1) { c.nmea.baud = v }
         if let v = try a.double("nmea-rate") { c.nmea.rate = v }
         if let v = try a.integer("max-clients", minimum: 1) { c.limits.maxClients = v }
+        if let v = try a.integer("max-network-clients", minimum: 1) { c.limits.maxNetworkClients = v }
         if let v = a.string("http") {
             if v == "none" {
                 c.http = nil

@@ -27,16 +27,25 @@ public struct ServiceConfiguration: Hashable, Sendable {
         public init() {}
     }
 
-    /// Protection against clients that misbehave.
+    /// Protection against clients that misbehave. Each listener has its own client
+    /// limit, so that network peers cannot take the slots of local clients.
     public struct Limits: Hashable, Sendable {
-        /// Connected protocol clients (and NMEA TCP clients, counted separately) at most.
+        /// Clients of the Unix socket at most.
         public var maxClients = 32
+        /// Clients of each network listener at most: the protocol's TCP listeners together, and the NMEA server.
+        public var maxNetworkClients = 32
         /// Longest command line a client may send, bytes.
         public var maxLineLength = 1024
         /// Unsent output kept per client, bytes; beyond it the oldest lines are dropped.
         public var clientQueueBytes = 65536
+        /// Seconds after which a client is closed that neither watches nor sent a command,
+        /// or that read nothing while output waited for it (gpsd's NOREAD_TIMEOUT is 3 minutes).
+        public var idleTimeout = 180.0
 
         public init() {}
+
+        public static let clientCounts = 1...1024
+        public static let idleTimeouts = 1.0...86_400
     }
 
     public static let defaultSocketPath = "/run/lodestone/lodestone.sock"
@@ -79,8 +88,14 @@ public struct ServiceConfiguration: Hashable, Sendable {
             throw ConfigurationError(key: "nmea.baud", "must be one of \(NMEASerialSpeed.supported.map(String.init).joined(separator: ", ")), not \(nmea.baud)")
         }
         if let s = nmea.serial, s.isEmpty { throw ConfigurationError(key: "nmea.serial", "must be a device path such as /dev/ttyUSB0") }
-        guard (1...1024).contains(limits.maxClients) else {
+        guard Limits.clientCounts.contains(limits.maxClients) else {
             throw ConfigurationError(key: "limits.maxClients", "must be between 1 and 1024, not \(limits.maxClients)")
+        }
+        guard Limits.clientCounts.contains(limits.maxNetworkClients) else {
+            throw ConfigurationError(key: "limits.maxNetworkClients", "must be between 1 and 1024, not \(limits.maxNetworkClients)")
+        }
+        guard limits.idleTimeout.isFinite, Limits.idleTimeouts.contains(limits.idleTimeout) else {
+            throw ConfigurationError(key: "limits.idleTimeout", "must be between 1 and 86400 seconds, not \(limits.idleTimeout)")
         }
         guard (64...65536).contains(limits.maxLineLength) else {
             throw ConfigurationError(key: "limits.maxLineLength", "must be between 64 and 65536 bytes, not \(limits.maxLineLength)")

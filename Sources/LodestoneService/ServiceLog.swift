@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneCore
 
 /// Log lines on standard error, one `write` each, in a form journald understands.
 ///
@@ -38,8 +39,10 @@ public struct ServiceLog: Sendable {
     public func log(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
         let prefix = journal ? "<\(level.rawValue)>lodestone: " : "lodestone: " + level.word
-        // One line per message: a newline in the text would start an entry without a priority.
-        let text = prefix + message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " / ") + "\n"
+        // One line per message: a newline in the text would start an entry without a priority;
+        // other control characters (from a peer's text) must not reach a terminal either.
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        let text = prefix + lines.map { PrintableText.excerpt($0, limit: .max) }.joined(separator: " / ") + "\n"
         var copy = text
         copy.withUTF8 { b in
             var offset = 0

@@ -26,4 +26,11 @@ public enum BearingRounding {
         let rounded = (Angle.normalized360(degrees) * unit).rounded(.toNearestOrAwayFromZero) / unit
         return rounded >= 360 ? 0 : rounded + 0
     }
+
+    /// A signed difference of directions (a turn) rounded to `decimals` places, then wrapped
+    /// into [−180, 180): the number to print, which never reads +180.
+    public static func roundedSigned(_ degrees: Double, decimals: Int) -> Double {
+        let r = rounded(degrees, decimals: decimals)
+        return r >= 180 ? r - 360 : r
+    }
 }

@@ -33,6 +33,23 @@ import Testing
         #expect(o["arrived"] as? Bool == false)
     }
 
+    /// Near the antipode the bearing is a hair under 360°: it is printed as 0, never as
+    /// 360 (issue 13). GeodSolve -i -p 10 gives azi1 −0.000000380070415° to (4e-9, −179.999999996)
+    /// (359.99999962: "360.000000" with six decimals) and −0.00000950° to (1e-7, −179.9999999)
+    /// ("360.000" with three).
+    @Test func bearingsNearTheAntipodeNeverRead360() throws {
+        let o = try json(["--from", "0,0", "--to", "0.000000004,-179.999999996", "--heading", "180.0000001"])
+        #expect(o["bearing"] as? Double == 0)
+        // bearing − heading = 179.99999952: printed in [−180, 180), so −180.
+        #expect(o["delta"] as? Double == -180)
+        let r = try CommandRunner.run(["bearing", "--from", "0,0", "--to", "0.0000001,-179.9999999"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("bearing 0.000° (true)"), "\(r.stdout)")
+        for run in [r.stdout, try CommandRunner.run(["bearing", "--from", "0,0", "--to", "0.000000004,-179.999999996", "--json"]).stdout] {
+            #expect(!run.contains("360.0"), "\(run)")
+        }
+    }
+
     @Test func atTheTargetThereIsNoTurn() throws {
         let o = try json(["--from", "52.5,13.4", "--to", "52.50001,13.4", "--heading", "90"])
         #expect(o["arrived"] as? Bool == true)

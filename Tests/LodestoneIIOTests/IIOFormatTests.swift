@@ -35,6 +35,31 @@ import LodestoneCore
         #expect(decode("le:s64/64>>0", [0x00, 0x10, 0xA5, 0xD4, 0xE8, 0x00, 0x00, 0x00]) == 1_000_000_000_000)
     }
 
+    /// 64-bit channels: the range is computed without overflow (found by `tools/fuzz iio`:
+    /// `le:s64/64>>0` in a magnetometer's type file trapped in discovery).
+    @Test func sixtyFourBitRangesDoNotOverflow() {
+        let s64 = IIOScanType(parsing: "le:s64/64>>0")!, u64 = IIOScanType(parsing: "le:u64/64>>0")!
+        #expect(s64.maximumValue == Int64.max && s64.minimumValue == Int64.min)
+        #expect(u64.maximumValue == Int64.max && u64.minimumValue == 0)
+        #expect(IIOScanType(parsing: "le:s16/16>>0")!.minimumValue == -32768)
+        #expect(IIOScanType(parsing: "be:s24/32>>8")!.maximumValue == 8_388_607)
+        // An unsigned 64-bit value above Int64.max reads as the largest, never as negative.
+        let all = [UInt8](repeating: 0xFF, count: 8)
+        #expect(all.withUnsafeBytes { u64.decode($0.baseAddress!) } == Int64.max)
+    }
+
+    /// Formats as libiio reports them are checked before any scan is decoded with them.
+    @Test func libiioFormatsAreChecked() {
+        func check(_ real: Int, _ storage: Int, shift: Int = 0, repeats: Int = 1) -> IIOScanType? {
+            IIOScanType.checked(isBigEndian: false, isSigned: true, realBits: real, storageBits: storage, shift: shift, repeatCount: repeats)
+        }
+        #expect(check(12, 16, shift: 4) == IIOScanType(parsing: "le:s12/16>>4"))
+        #expect(check(64, 64) != nil)
+        for (real, storage, shift, repeats) in [(0, 16, 0, 1), (17, 16, 0, 1), (12, 16, 5, 1), (8, 12, 0, 1), (16, 128, 0, 1), (16, 16, -1, 1), (16, 16, 0, 0), (16, 16, 0, 5000)] {
+            #expect(check(real, storage, shift: shift, repeats: repeats) == nil, "\(real)/\(storage)>>\(shift)X\(repeats)")
+        }
+    }
+
     @Test func encodeThenDecodeRoundTrips() {
         var buf = [UInt8](repeating: 0, count: 8)
         for type in ["le:s16/16>>0", "be:s16/16>>0", "le:s12/16>>4", "be:s24/32>>8", "le:s32/32>>0", "be:s13/16>>0"] {

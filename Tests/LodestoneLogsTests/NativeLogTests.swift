@@ -115,6 +115,28 @@ import LodestoneSimulation
         }
     }
 
+    /// An unknown unit is named with its key and the units that are known (issue 13: the
+    /// message printed a Swift struct, `Units(time: "s", …)`).
+    @Test func anUnknownUnitIsNamedWithItsKey() throws {
+        let path = dir.file("units.lslog", "# lodestone-log 1\n# {\"units\":{\"time\":\"s\",\"acceleration\":\"g\",\"magneticField\":\"furlong\\u001b[2J\",\"angularRate\":\"rad/s\"}}\n")
+        do {
+            _ = try LogReader(path: path)
+            Issue.record("an unknown unit was accepted")
+        } catch {
+            #expect(error.kind == .unsupportedUnit && error.line == 2)
+            #expect(error.message == "unsupported unit \"furlong?[2J\" for units.magneticField; use one of uT, µT, μT, nT, mT, G, gauss, mG", "\(error.message)")
+        }
+    }
+
+    /// Headings are rounded, then wrapped: 359.99999° prints as 0.000 (issue 13: "360.000").
+    @Test func headingsJustUnder360PrintAsZero() {
+        let h = Heading(timestamp: 1, magneticHeading: 359.99999, trueHeading: 359.9996, headingAccuracy: 2,
+                        declination: nil, x: 0, y: 20, z: -40, attitude: Quaternion(w: 1, x: 0, y: 0, z: 0))
+        let json = JSONLineBuilder()
+        json.appendHeading(h)
+        #expect(json.text.contains(#""magneticHeading":0.000,"trueHeading":0.000,"#), "\(json.text)")
+    }
+
     /// A metadata line that is JSON but not metadata: the error names the field and the line.
     @Test func badMetadataFieldIsNamed() throws {
         let path = dir.file("field.lslog", "# lodestone-log 1\n# {\"rate\":\"fast\",\"units\":{}}\ntime,accel_x,accel_y,accel_z,mag_x,mag_y,mag_z\n")

@@ -34,4 +34,15 @@ import LodestoneNetwork
         var a = LineAssembler(limit: 10)
         #expect(feed(&a, ["0123456789\n", "01234", "56789\n"]) == ["0123456789", "0123456789"])
     }
+
+    /// A `\r` before the newline does not count (issue 13: a 1,024-byte command with `\r`
+    /// counted as 1,025 bytes and was refused), in one piece or split anywhere.
+    @Test func aCarriageReturnDoesNotCountTowardsTheLimit() {
+        var a = LineAssembler(limit: 10)
+        #expect(feed(&a, ["0123456789\r\n"]) == ["0123456789\r"])
+        #expect(feed(&a, ["01234", "56789\r", "\n"]) == ["0123456789\r"])
+        #expect(feed(&a, ["01234567890\n", "0123456789x\n", "0123456789\r\r\n", "ok\n"]) == ["<too long>", "<too long>", "<too long>", "ok"])
+        #expect(feed(&a, ["01234", "56789x", "\n", "ok\n"]) == ["<too long>", "ok"])
+        #expect(a.pendingCount == 0)
+    }
 }

@@ -97,4 +97,34 @@ import Testing
         }
         #expect(written > 0)
     }
+
+    /// Lines of many lengths through a queue that wraps round its storage, grows and
+    /// shrinks, with a socket that takes random amounts: what arrives is every line not
+    /// counted as dropped, whole and in order, and what was dropped was the oldest.
+    @Test func randomTrafficKeepsWholeLinesInOrder() {
+        var random = SystemRandomNumberGenerator()
+        var box = ClientOutbox(limit: 5000)
+        var out: [UInt8] = []
+        var sent = 0
+        for round in 0..<3000 {
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                let width = Int.random(in: 8...900, using: &random)
+                enqueue(&box, line(sent, width: width))
+                sent += 1
+            }
+            #expect(box.queuedBytes <= 5000)
+            // Sometimes the socket is stuck for a while, then takes a lot or a little.
+            let take = round % 97 < 40 ? 0 : Int.random(in: 1...3000, using: &random)
+            _ = box.flush { raw in
+                let n = min(take - (out.count % max(take, 1)), raw.count, take)
+                out += raw.prefix(max(n, 0))
+                return max(n, 0)
+            }
+        }
+        out += drain(&box).utf8
+        let received = String(decoding: out, as: UTF8.self).split(separator: "\n").map { Int($0.drop { $0 == "x" })! }
+        #expect(received.count + box.totalDroppedLines == sent)
+        #expect(zip(received, received.dropFirst()).allSatisfy { $0 < $1 }, "lines out of order")
+        #expect(received.last == sent - 1, "the newest line arrives")
+    }
 }

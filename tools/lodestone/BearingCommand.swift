@@ -46,22 +46,22 @@ enum BearingCommand: Command {
         if arguments.flag("json") {
             let j = JSONLineBuilder(capacity: 1024)
             j.beginObject()
-            j.number("bearing", advice.bearing, decimals: 6)
-            j.number("finalBearing", advice.finalBearing, decimals: 6)
+            j.bearing("bearing", advice.bearing, decimals: 6)
+            j.bearing("finalBearing", advice.finalBearing, decimals: 6)
             j.number("distance", advice.distance, decimals: 3)
             if heading != nil {
-                j.number("heading", heading.map(Angle.normalized360), decimals: 6)
-                j.number("delta", advice.delta, decimals: 6)
+                j.bearing("heading", heading, decimals: 6)
+                j.signedAngle("delta", advice.delta, decimals: 6)
                 j.string("turn", advice.turn?.rawValue)
             }
             j.bool("arrived", advice.arrived)
             j.endObject()
             print(j.text, terminator: "")
         } else {
-            var text = "bearing \(fixed(advice.bearing, 3))° (true), distance \(distance(advice.distance))"
+            var text = "bearing \(fixed(BearingRounding.rounded(advice.bearing, decimals: 3), 3))° (true), distance \(distance(advice.distance))"
             if advice.arrived {
                 text += "; arrived (within \(fixed(settings.arrivalRadius, 1)) m)"
-            } else if let turn = advice.turn, let delta = advice.delta {
+            } else if let turn = advice.turn, let delta = advice.delta.map({ BearingRounding.roundedSigned($0, decimals: 1) }) {
                 text += "; turn \(turn.rawValue) (delta \(delta >= 0 ? "+" : "")\(fixed(delta, 1))°)"
             }
             print(text)

@@ -43,10 +43,15 @@ enum BenchCommand: Command {
                 log paced in real time: its CPU (% of one core, all threads) idle and with 1 and 10 clients,
                 resident memory, sample-to-client latency p50/p99, and ?WATCH to first
                 HEADING after the sensors were released. About 2 minutes.
+        stalled (not in the default set) 'lodestone serve' at 1000 Hz with 31 clients that
+                never read, each with the largest queue the configuration allows (64 MiB,
+                filled first), and one healthy client: the share of the headings it gets,
+                its latency p50/p99, the daemon's CPU; the same without the stalled clients
+                first. Needs about 2.5 GB of memory and a few minutes.
         Build first with: swift build -c release
         """
     static let options: [CommandLineOption] = [
-        .value("only", "NAMES", "Comma-separated subset: pipeline, replay, geomag, calibration, iio, serve (iio and serve are not in the default set)."),
+        .value("only", "NAMES", "Comma-separated subset: pipeline, replay, geomag, calibration, iio, serve, stalled (iio, serve and stalled are not in the default set)."),
         .value("rates", "HZ,…", "iio: requested rates (default 100,1600: the LIS3DH offers 400 and 1600, not 1000)."),
         .value("seconds", "S", "iio: how long to measure each rate (default 20)."),
         .value("minutes", "N", "iio: how long to watch the memory at 100 Hz (default 1)."),
@@ -58,7 +63,7 @@ enum BenchCommand: Command {
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
         let only = Set((arguments.string("only") ?? "pipeline,replay,geomag,calibration").split(separator: ",").map(String.init))
-        let known: Set<String> = ["pipeline", "replay", "geomag", "calibration", "iio", "serve"]
+        let known: Set<String> = ["pipeline", "replay", "geomag", "calibration", "iio", "serve", "stalled"]
         if let unknown = only.subtracting(known).sorted().first {
             throw UsageError("--only: unknown benchmark '\(unknown)'; use \(known.sorted().joined(separator: ", "))")
         }
@@ -81,6 +86,7 @@ enum BenchCommand: Command {
                                  minutes: try arguments.double("minutes", in: 0...1440) ?? 1)
         }
         if only.contains("serve") { try ServeBenchmark.run(seconds: try arguments.double("window") ?? 20) }
+        if only.contains("stalled") { try StalledClientsBenchmark.run(seconds: try arguments.double("window") ?? 20) }
         return .success
     }
 

@@ -147,12 +147,12 @@ enum ServeBenchmark {
         fflush(nil)
     }
 
-    /// Five minutes at 100 Hz of continuous sway with a gyroscope, at sensor resolution.
-    static func generate(_ path: String) throws {
+    /// `seconds` (five minutes) at `rate` (100 Hz) of continuous sway with a gyroscope, at sensor resolution.
+    static func generate(_ path: String, rate: Double = 100, seconds: Double = 300) throws {
         var recording = SyntheticRecording(
             profile: MotionProfile([.sway(center: BoardAttitude(heading: 100, pitch: 10),
-                                          amplitude: BoardAttitude(heading: 60, pitch: 20, roll: 20), period: 10, duration: 300)]),
-            rate: 100, errors: .typical, includesGyroscope: true)
+                                          amplitude: BoardAttitude(heading: 60, pitch: 20, roll: 20), period: 10, duration: seconds)]),
+            rate: rate, errors: .typical, includesGyroscope: true)
         let writer = try LogWriter(path: path, metadata: nil, gyroscope: true)
         while var s = recording.nextSample() {
             s.time = (s.time * 1e4).rounded() / 1e4
@@ -312,6 +312,14 @@ final class BenchClient: @unchecked Sendable {
     func close() {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
+    }
+
+    /// Gives up the socket without reading it (a stalled client), with a small receive buffer.
+    func detach() -> Int32 {
+        var size: Int32 = 4096
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        defer { fd = -1 }
+        return fd
     }
 
     private func wallNow() -> Double {

@@ -33,6 +33,8 @@ enum SimulatedBoardCommand: Command {
         .value("board-rotation", "DEG", "The board is mounted turned this much about z (then tell watch: --board-rotation DEG)."),
         .value("noise", "COUNTS", "Peak dither added to raw counts (default 1)."),
         .value("backend", "NAME", "local (default) or ip (iiod at ip:127.0.0.1)."),
+        .value("vanish-every", "S", "Every S seconds the first part (device) vanishes, as on unplugging it (default: never; tools/soak)."),
+        .value("vanish-for", "S", "How long it stays away (default 3)."),
     ]
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
@@ -49,6 +51,8 @@ enum SimulatedBoardCommand: Command {
         let spin = try arguments.double("spin") ?? 0
         let rotation = try arguments.double("board-rotation") ?? 0
         let noise = try arguments.double("noise", in: 0...1e6) ?? 1
+        let vanishEvery = try arguments.double("vanish-every", in: 1...86_400)
+        let vanishFor = try arguments.double("vanish-for", in: 0.1...3600) ?? 3
         guard let backend = SimulatedBoard.Backend(rawValue: arguments.string("backend") ?? "local") else {
             throw UsageError("--backend must be local or ip")
         }
@@ -90,6 +94,11 @@ enum SimulatedBoardCommand: Command {
                 var sig: Int32 = 0
                 sigwait(&term, &sig)
                 if let inner = ChildProcess.firstChild(of: pid) { kill(inner, SIGTERM) }
+            }
+            if let every = vanishEvery {
+                // Away for `vanishFor` seconds at the end of each period of `every`.
+                let phase = Date().timeIntervalSince(t0).truncatingRemainder(dividingBy: every)
+                board.setVanished(phase >= every - min(vanishFor, every / 2), part: 0)
             }
             if spin != 0 {
                 let attitude = BoardAttitude(heading: heading + spin * Date().timeIntervalSince(t0), pitch: pitch, roll: roll).quaternion

@@ -22,7 +22,7 @@ extension NMEAReader {
             try LocationSettingError.check("userRangeError", userRangeError, allowed: "finite metres > 0") { $0.isFinite && $0 > 0 }
             if let startDate {
                 try LocationSettingError.check("startDate", startDate, allowed: "the Unix time of a UTC midnight") {
-                    $0.isFinite && $0.truncatingRemainder(dividingBy: 86_400) == 0
+                    $0.isFinite && abs($0) < 1e13 && $0.truncatingRemainder(dividingBy: 86_400) == 0
                 }
             }
         }

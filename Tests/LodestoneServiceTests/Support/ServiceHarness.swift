@@ -157,6 +157,11 @@ final class ProtocolClient: @unchecked Sendable {
         }
     }
 
+    /// A client on a connected socket (a TCP connection).
+    init(connected fd: Int32) {
+        self.fd = fd
+    }
+
     deinit { close() }
 
     func close() {

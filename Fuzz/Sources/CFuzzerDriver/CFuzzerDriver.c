@@ -1,0 +1,1 @@
+// Empty: the header declares libFuzzer's driver, which -sanitize=fuzzer links in.
