@@ -14,7 +14,8 @@ import Testing
 
     @Test func headingsJustUnder360PrintAsZero() {
         let j = JSONLineBuilder()
-        ProtocolMessages.heading(j, Self.heading(magnetic: 359.99999, true: 359.9996), time: 0,
+        let h = Self.heading(magnetic: 359.99999, true: 359.9996)
+        ProtocolMessages.heading(j, h, attitude: HeadingAttitude(h, forward: .plusY, expected: nil), time: 0,
                                  motion: .init(speed: 1.5, course: 359.996))
         #expect(j.text.contains(#""magneticHeading":0.000,"trueHeading":0.000,"#), "\(j.text)")
         #expect(j.text.contains(#""course":0.00}"#), "\(j.text)")

@@ -83,7 +83,7 @@ enum StalledClientsBenchmark {
         var last = 0.0
         while BenchCommand.now() - t0 < 600 {
             usleep(1_000_000)
-            last = ServeBenchmark.memory(daemon).rss
+            last = ProcessUsage.memoryKB(daemon).rss
             if last >= target { break }
         }
         print(BenchCommand.pad("queues filled") + BenchCommand.format(BenchCommand.now() - t0, 1) + " s, daemon RSS "
