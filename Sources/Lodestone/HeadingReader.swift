@@ -64,7 +64,7 @@ struct HeadingReader {
             let notes = session.notes
             manager.state.withLock { $0.notes = notes }
             runner = SourceRunner(reader, settings: .init(pacing: pacing), clock: SystemClock(stop: stop), health: reader.health)
-            position = PositionFeed(settings.trueNorth.position)
+            position = try PositionFeed(settings.trueNorth.position)
             self.generation = generation
             if case .session(let s) = reader { session.start(wallClockStart: s.startWallClock) }
         }
@@ -121,7 +121,7 @@ struct HeadingReader {
                 : try SessionCalibration.load(settings.calibration, for: devices)
             if settings.trueNorth.position != session.settings.trueNorth.position {
                 position?.close()
-                position = PositionFeed(settings.trueNorth.position)
+                position = try PositionFeed(settings.trueNorth.position)
             }
             session.reconfigure(settings: settings, calibration: calibration)
         }
