@@ -96,7 +96,7 @@ let package = Package(
             name: "LodestoneSessionTests",
             dependencies: ["LodestoneSession", "LodestoneCore", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
                            "LodestoneGeomagnetism", "LodestoneIIO", "LodestoneJSON", "LodestoneLogs", "LodestoneNetwork",
-                           "LodestonePosition", "LodestoneLocation", "LodestoneSimulation"]
+                           "LodestonePosition", "LodestoneLocation", "LodestoneSimulation", "LodestoneSteering", "LodestoneTestSupport"]
         ),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
