@@ -44,7 +44,7 @@ final class ClientRegistry {
 
     /// Whether any client needs the sensors read: a watcher or a pending poll.
     var wantSamples: Bool {
-        clients.contains { !$0.closing && ($0.watching || $0.pollDeadline != nil) }
+        clients.contains { !$0.closing && (($0.watching && $0.location.headings) || $0.pollDeadline != nil) }
     }
 
     var watcherCount: Int { clients.reduce(0) { $0 + ($1.watching && !$1.closing ? 1 : 0) } }

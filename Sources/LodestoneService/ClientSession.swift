@@ -17,6 +17,8 @@ final class ClientSession {
     var filter: HeadingFilter
     /// Steering toward a target (after `?STEER=…`).
     var steering: ClientSteering?
+    /// The location half: LOCATION, REGION and TRACK objects, desiredAccuracy, distanceFilter.
+    var location = ClientLocation()
     /// Monotonic deadline of an unanswered `?POLL;`; the poll claims the sensors until then.
     var pollDeadline: Double?
     /// The socket failed or the peer closed: the event loop closes it.

@@ -44,7 +44,7 @@ extension ServiceConfiguration {
     /// Applies a parsed config object on top of `self`.
     public func applying(json: JSONValue, baseDirectory: String = ".") throws(ConfigurationError) -> ServiceConfiguration {
         var c = self
-        let root = try ConfigurationKeys(json, path: "", known: HeadingConfiguration.jsonKeys + Self.serviceKeys)
+        let root = try ConfigurationKeys(json, path: "", known: HeadingConfiguration.jsonKeys + Self.serviceKeys + Self.locationKeys)
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : baseDirectory + "/" + p }
         try c.heading.apply(root, resolve: resolve)
         if root["socket"] != nil { c.socketPath = try root.optionalString("socket").map(resolve) }
@@ -54,6 +54,7 @@ extension ServiceConfiguration {
         }
         if let listen = root["listen"] { c.tcpListeners = try Self.listeners(listen) }
         if let nmea = root["nmea"] { try c.applyNMEA(nmea) }
+        try c.applyLocation(root, resolve: resolve)
         if let limits = root["limits"] {
             let l = try ConfigurationKeys(limits, path: "limits", known: ["maxClients", "maxLineLength", "clientQueueBytes"])
             if let v = try l.integer("maxClients") { c.limits.maxClients = v }

@@ -29,12 +29,15 @@ final class HubState {
     let release: String
     let processing: SampleProcessing
     let clients: ClientRegistry
+    /// Positions, regions and the track (`HubLocation.swift`, `LocationCommands.swift`).
+    let location: LocationService
     var status: ServiceStatus
     /// NMEA output has consumers (TCP clients or a serial device).
     var nmeaDemand = false
 
-    init(release: String, session: HeadingSession, configuration: ServiceConfiguration) {
+    init(release: String, session: HeadingSession, location: LocationService, configuration: ServiceConfiguration) {
         self.release = release
+        self.location = location
         processing = SampleProcessing(session: session)
         clients = ClientRegistry(limits: configuration.limits, defaultHeadingFilter: configuration.heading.session.headingFilter)
         status = ServiceStatus(configuration: configuration.heading)

@@ -76,11 +76,17 @@ public enum ProtocolMessages {
         j.endObject()
     }
 
-    static func watch(_ j: JSONLineBuilder, enable: Bool, headingFilter: Double) {
+    static func watch(_ j: JSONLineBuilder, enable: Bool, headingFilter: Double, location: ClientLocation) {
         j.beginObject()
         j.string("class", "WATCH")
         j.bool("enable", enable)
         j.number("headingFilter", headingFilter, decimals: 3)
+        j.bool("heading", location.headings)
+        j.bool("location", location.locations)
+        j.number("distanceFilter", location.delivery.distanceFilter, decimals: 3)
+        j.number("desiredAccuracy", location.delivery.desiredAccuracy.isFinite ? location.delivery.desiredAccuracy : nil, decimals: 3)
+        j.bool("regions", location.regions)
+        j.bool("track", location.track)
         j.endObject()
     }
 

@@ -78,7 +78,7 @@ final class SampleProcessing {
         var encoded = false
         var anyDemand = nmeaDemand
         for c in clients.clients where !c.closing {
-            if c.watching {
+            if c.watching && c.location.headings {
                 anyDemand = true
                 if c.filter.shouldDeliver(estimate.direction) {
                     if !encoded {
@@ -143,9 +143,11 @@ final class SampleProcessing {
         return true
     }
 
-    /// Sends `c` its first STEER at once, from the latest heading when it is fresh.
+    /// Sends `c` its first STEER at once when the position is known, with the latest heading
+    /// when it is fresh (else `trueHeading` and `delta` are null).
     func sendFirstSteer(_ c: ClientSession, now: Double, wall: Double) {
-        guard let h = latestHeading(now: now, maximumAge: 1), !c.closing else { return }
+        guard !c.closing else { return }
+        let h = latestHeading(now: now, maximumAge: 1)
         steerLine.removeAll()
         if c.steering!.encode(into: steerLine, heading: h, position: session.trueNorth.position, time: wall) {
             _ = c.send(steerLine.bytes)

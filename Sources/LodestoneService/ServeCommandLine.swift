@@ -26,7 +26,8 @@ public enum ServeCommandLine {
         Serves headings to clients over a Unix socket (default \(ServiceConfiguration.defaultSocketPath))
         and optionally TCP, with gpsd's style of protocol (see PROTOCOL.md):
           ?WATCH={"enable":true,"headingFilter":5};   stream HEADING objects
-          ?POLL;  ?DEVICES;  ?VERSION;  ?STEER={"lat":52.5,"lon":13.4};
+          ?WATCH={"enable":true,"heading":false,"location":true,"distanceFilter":10};
+          ?POLL;  ?DEVICES;  ?VERSION;  ?STEER={"lat":52.5,"lon":13.4};  ?REGION;  ?TRACK;
         The sensors are read only while a client watches (or NMEA output has a consumer).
 
         Sources: --source iio (default; libiio, --uri/--magn/--accel/--gyro/--mode/--rate/
@@ -50,6 +51,7 @@ public enum ServeCommandLine {
         .value("nmea-baud", "N", "Serial speed (default 4800)."),
         .value("nmea-rate", "HZ", "NMEA sentence groups per second (default 1)."),
         .value("max-clients", "N", "Connected clients at most (default 32)."),
+        .value("regions-file", "PATH", "Where monitored regions are saved (default \(ServiceConfiguration.Location.defaultRegionsFile) in the working directory), or 'none' to keep them in memory only."),
         .flag("verbose", short: "v", "Log debug messages too."),
     ]
 
@@ -99,5 +101,6 @@ public enum ServeCommandLine {
         if let v = try a.integer("nmea-baud", minimum: 1) { c.nmea.baud = v }
         if let v = try a.double("nmea-rate") { c.nmea.rate = v }
         if let v = try a.integer("max-clients", minimum: 1) { c.limits.maxClients = v }
+        if let v = a.string("regions-file") { c.location.regionsFile = v == "none" ? nil : v }
     }
 }

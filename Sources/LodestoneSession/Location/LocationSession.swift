@@ -83,6 +83,18 @@ public struct LocationSession: Sendable {
         self.settings = settings
     }
 
+    /// New settings and regions (a reload), keeping the recorded route, the last fix and
+    /// the checks' reference.
+    public mutating func reconfigure(settings: Settings, regions saved: RegionSet?) throws(SessionError) {
+        var fresh = try LocationSession(settings: settings, regions: saved)
+        fresh.route = route
+        fresh.latest = latest
+        fresh.isAvailable = isAvailable
+        fresh.lastRouteCommand = lastRouteCommand
+        if fresh.settings.validation == self.settings.validation { fresh.validation = validation }
+        self = fresh
+    }
+
     // MARK: Updates
 
     /// One update of the position source, through every part.
