@@ -101,6 +101,8 @@ final class HubState {
 
     /// Answers polls that waited too long.
     func expirePolls(now: Double) {
-        clients.expirePolls(now: now, why: status.sourceProblem?.detail)
+        clients.expirePolls(now: now, why: status.sourceProblem?.detail) { c in
+            processing.answerPoll(c, clients: clients, now: now, wall: Clock.wall(), settled: false)
+        }
     }
 }

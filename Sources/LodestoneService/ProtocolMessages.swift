@@ -90,12 +90,13 @@ public enum ProtocolMessages {
         j.endObject()
     }
 
-    /// `{"class":"POLL","time":…,"active":N,"heading":{HEADING object}|null}`.
-    static func poll(_ j: JSONLineBuilder, time: Double, active: Int, headingLine: UnsafeBufferPointer<UInt8>?) {
+    /// `{"class":"POLL","time":…,"active":N,"settled":BOOL,"heading":{HEADING object}|null}`.
+    static func poll(_ j: JSONLineBuilder, time: Double, active: Int, headingLine: UnsafeBufferPointer<UInt8>?, settled: Bool) {
         j.beginObject()
         j.string("class", "POLL")
         j.time("time", unixSeconds: time)
         j.integer("active", active)
+        j.bool("settled", settled)
         if let line = headingLine, line.count > 1 {
             // The HEADING object as it was sent, without its newline.
             j.raw("heading", String(decoding: UnsafeBufferPointer(rebasing: line[0..<(line.count - 1)]), as: UTF8.self))

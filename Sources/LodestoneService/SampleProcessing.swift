@@ -16,6 +16,8 @@ final class SampleProcessing {
     private(set) var latestWall = 0.0
     private(set) var latestMonotonic = -Double.infinity
     private(set) var samplesProcessed = 0
+    /// Whether the estimator's start-up transient is over, for `?POLL`.
+    private(set) var settling = HeadingSettling()
     private let line = JSONLineBuilder(capacity: 4096)
     private let steerLine = JSONLineBuilder(capacity: 4096)
     /// Monotonic time of the oldest line gathered and not yet sent.
@@ -33,6 +35,7 @@ final class SampleProcessing {
     /// (the old state is stale), from the wall clock of the next sample.
     func resume() {
         session.start(wallClockStart: nil)
+        settling.restart()
         latest = nil
     }
 
@@ -72,6 +75,7 @@ final class SampleProcessing {
             return outcome
         }
         let heading = session.complete(estimate)
+        let settled = settling.observe(heading)
         latest = heading
         latestWall = wall
         latestMonotonic = now
@@ -93,12 +97,12 @@ final class SampleProcessing {
                     if c.steering != nil, sendSteer(c, heading: heading, wall: wall, gather: gather) { outcome.wakeLoop = true }
                 }
             }
-            if c.pollDeadline != nil {
+            if c.pollDeadline != nil, settled {
                 if !encoded {
                     encodeHeading(heading, wall: wall)
                     encoded = true
                 }
-                clients.answerPoll(c, wall: wall, headingLine: line.bytes)
+                clients.answerPoll(c, wall: wall, headingLine: line.bytes, settled: true)
                 if c.closing { outcome.wakeLoop = true }
             }
         }
@@ -134,12 +138,13 @@ final class SampleProcessing {
         return h
     }
 
-    /// Answers a `?POLL` at once with the latest heading when it is fresh; false when there is none.
-    func answerPoll(_ c: ClientSession, clients: ClientRegistry, now: Double, wall: Double) -> Bool {
-        guard let h = latestHeading(now: now, maximumAge: 1) else { return false }
+    /// Answers a `?POLL` with the latest heading when it is fresh and settled (or, with
+    /// `settled` false, when the wait for a settled one timed out); false when there is none.
+    func answerPoll(_ c: ClientSession, clients: ClientRegistry, now: Double, wall: Double, settled: Bool = true) -> Bool {
+        guard let h = latestHeading(now: now, maximumAge: 1), !settled || settling.isSettled else { return false }
         line.removeAll()
         ProtocolMessages.heading(line, h, time: latestWall, motion: motion)
-        clients.answerPoll(c, wall: wall, headingLine: line.bytes)
+        clients.answerPoll(c, wall: wall, headingLine: line.bytes, settled: settled)
         return true
     }
 
