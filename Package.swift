@@ -63,7 +63,8 @@ let package = Package(
             name: "lodestone",
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO", "LodestoneSimulatedBoard",
-                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine", "LodestoneSession"],
+                           "LodestoneSteering", "LodestoneService", "LodestoneCommandLine", "LodestoneSession", "LodestoneLocation",
+                           "LodestonePosition", "LodestoneNetwork"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.

@@ -164,7 +164,8 @@ public enum HeadingFlags {
         if a.flag("auto-calibrate") { s.hardIronTracking = true }
     }
 
-    static func applyPosition(_ a: CommandLineArguments, to t: inout TrueNorth.Settings) throws(UsageError) {
+    /// The position flags (`--lat/--lon`, `--gpsd`, `--position-log` …) onto `t`: also for `lodestone locate`.
+    public static func applyPosition(_ a: CommandLineArguments, to t: inout TrueNorth.Settings) throws(UsageError) {
         let lat = try a.double("lat", in: -90...90), lon = try a.double("lon", in: -180...360)
         guard (lat == nil) == (lon == nil) else { throw UsageError("--lat and --lon go together") }
         let sources = ["gpsd", "position-log"].filter { a.string($0) != nil }.map { "--" + $0 } + (lat != nil ? ["--lat/--lon"] : [])

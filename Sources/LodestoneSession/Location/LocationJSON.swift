@@ -8,8 +8,8 @@ import LodestoneSteering
 /// Unknown values are null, never guessed; coordinates have nine decimals
 /// (0.1 mm), as GPX export, so distances agree to well under a millimetre.
 extension JSONLineBuilder {
-    /// `{"class":"LOCATION","time":FIX TIME,"lat":…,"lon":…,…}`.
-    public func appendLocation(_ fix: Location) {
+    /// `{"class":"LOCATION","time":FIX TIME,"lat":…,"lon":…,…}`, with the nearest `place` when given.
+    public func appendLocation(_ fix: Location, place: PlaceMatch? = nil) {
         beginObject()
         string("class", "LOCATION")
         string("time", WallClockTime.iso8601(unixSeconds: fix.timestamp, fractionDigits: 3))
@@ -23,7 +23,31 @@ extension JSONLineBuilder {
         number("speedAccuracy", fix.speedAccuracy, decimals: 3)
         number("course", fix.course.map { BearingRounding.rounded($0, decimals: 2) }, decimals: 2)
         number("courseAccuracy", fix.courseAccuracy, decimals: 2)
+        if let place { raw("place", Self.placeText(place)) }
         endObject()
+    }
+
+    /// `{"name":…,"isoCountryCode":…,"country":…,"administrativeArea":…,"subAdministrativeArea":…,
+    /// "lat":…,"lon":…,"population":…}`, with `distance` and `bearing` from a position asked about when given.
+    public func appendPlace(_ place: Place, distance: Double? = nil, bearing: Double? = nil) {
+        beginObject()
+        string("name", place.name)
+        string("isoCountryCode", place.isoCountryCode)
+        string("country", place.country)
+        string("administrativeArea", place.administrativeArea)
+        string("subAdministrativeArea", place.subAdministrativeArea)
+        number("lat", place.coordinate.latitude, decimals: 5)
+        number("lon", place.coordinate.longitude, decimals: 5)
+        integer("population", place.population)
+        if let distance { number("distance", distance, decimals: 1) }
+        if let bearing { number("bearing", BearingRounding.rounded(bearing, decimals: 1), decimals: 1) }
+        endObject()
+    }
+
+    public static func placeText(_ match: PlaceMatch) -> String {
+        let j = JSONLineBuilder(capacity: 512)
+        j.appendPlace(match.place, distance: match.distance, bearing: match.bearing)
+        return String(j.text.dropLast())
     }
 
     /// `{"class":"REGION","event":"entered"|"exited"|"dwelled"|"determinedState","identifier":…,…}`.
