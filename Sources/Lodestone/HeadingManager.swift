@@ -215,7 +215,8 @@ public final class HeadingManager: Sendable {
         subscribe(\.eventContinuations, keepingNewest: 64)
     }
 
-    /// A stream of steering advice toward ``steeringTarget``; ends when updates stop.
+    /// A stream of steering advice toward ``steeringTarget``, with each delivered heading and
+    /// each new fix of a live position (steering follows the position too); ends when updates stop.
     public func steering() -> AsyncStream<SteeringAdvice> {
         subscribe(\.adviceContinuations, keepingNewest: 64)
     }
@@ -288,6 +289,16 @@ public final class HeadingManager: Sendable {
         for c in updates { c.yield(HeadingUpdate(heading: heading, advice: advice)) }
         delegate?.headingManager(self, didUpdate: heading)
         guard let advice else { return }
+        for c in advices { c.yield(advice) }
+        delegate?.headingManager(self, didUpdate: advice)
+    }
+
+    /// Publishes advice made for a new fix (between headings).
+    func publish(_ advice: SteeringAdvice) {
+        let (advices, delegate) = state.withLock { s in
+            s.latestAdvice = advice
+            return (s.adviceContinuations.values.map { $0 }, s.delegate.value)
+        }
         for c in advices { c.yield(advice) }
         delegate?.headingManager(self, didUpdate: advice)
     }

@@ -106,6 +106,17 @@ import Testing
         #expect(session.routeStatistics.pointCount == 0)
     }
 
+    /// A start before any fix starts the route with the first fix, whatever its time.
+    @Test func routeStartedBeforeTheFirstFix() throws {
+        var session = try LocationSession()
+        try session.route(.start, wallClock: 2_000_000_000)
+        #expect(session.routeStatistics.state == .recording)
+        for i in 0...3 { _ = session.received(.fix(fix(north: Double(i) * 20, time: Double(i), speed: 20))) }
+        let s = session.routeStatistics
+        #expect(s.pointCount == 4 && abs(s.distance - 60) < 1e-6 && s.elapsedTime == 3, "\(s)")
+        #expect(throws: RouteRecorderError.self) { try session.route(.start, wallClock: 0) }
+    }
+
     /// Saved regions come back with their states; a bad file names the field and is not overwritten.
     @Test func regionFileRoundTripAndBadFile() throws {
         let dir = TemporaryDirectory()

@@ -66,6 +66,8 @@ public struct LocationSession: Sendable {
     /// The regions or their states changed since ``takeRegionChanges()``: time to save them.
     public private(set) var regionsChanged = false
     private var lastRouteCommand = -Double.infinity
+    /// A start asked for before any fix: the route starts at the first fix's time.
+    private var routeStartsWithNextFix = false
 
     /// A session that continues monitoring `saved` regions (a region file), if given.
     public init(settings: Settings = Settings(), regions saved: RegionSet? = nil) throws(SessionError) {
@@ -91,6 +93,7 @@ public struct LocationSession: Sendable {
         fresh.latest = latest
         fresh.isAvailable = isAvailable
         fresh.lastRouteCommand = lastRouteCommand
+        fresh.routeStartsWithNextFix = routeStartsWithNextFix
         if fresh.settings.validation == self.settings.validation { fresh.validation = validation }
         self = fresh
     }
@@ -169,8 +172,16 @@ public struct LocationSession: Sendable {
         case start, pause, resume, stop
     }
 
-    /// Runs a recorder command at the time of the last fix (`wallClock` before any fix).
+    /// Runs a recorder command at the time of the last fix. A start before any fix starts
+    /// the route with the first fix (whose time may be far from `wallClock`: a replay);
+    /// other commands before any fix take `wallClock`.
     public mutating func route(_ command: RouteCommand, wallClock: Double) throws(RouteRecorderError) {
+        if command != .start { routeStartsWithNextFix = false }
+        if latest == nil, command == .start {
+            try route.start(at: wallClock) // refused unless idle or stopped; restarted at the first fix
+            routeStartsWithNextFix = true
+            return
+        }
         let time = max(latest?.timestamp ?? wallClock, lastRouteCommand)
         switch command {
         case .start: try route.start(at: time)
@@ -185,6 +196,12 @@ public struct LocationSession: Sendable {
     public var routeStatistics: RouteStatistics { route.statistics() }
 
     private mutating func record(_ fix: Location) -> [Output] {
+        if routeStartsWithNextFix {
+            routeStartsWithNextFix = false
+            route = (try? RouteRecorder(settings: settings.route)) ?? route
+            try? route.start(at: fix.timestamp)
+            lastRouteCommand = fix.timestamp
+        }
         guard route.state == .recording else { return [] }
         route.add(fix)
         let statistics = route.statistics()
