@@ -32,12 +32,32 @@ import Testing
         nan.latitude = .nan
         #expect(events(session.received(.fix(nan))) == ["locationRejected latitudeOutOfRange"])
         #expect(events(session.received(.fix(fix(north: 50_000, time: 2)))) == ["locationRejected implausibleJump"])
-        #expect(events(session.received(.fix(fix(north: 6, time: 0)))) == ["locationRejected outOfOrder"])
+        #expect(events(session.received(.fix(fix(north: 6, time: -1)))) == ["locationRejected outOfOrder"])
         var badSpeed = fix(north: 20, time: 3)
         badSpeed.speed = -1
         let outputs = session.received(.fix(badSpeed))
         #expect(events(outputs) == ["locationValueDiscarded speed"])
         #expect(locations(outputs).first?.speed == nil && session.latest?.timestamp == Self.t0 + 3)
+    }
+
+    /// gpsd reports an NMEA receiver's first epoch twice (after RMC, then with GGA's altitude and
+    /// accuracy): the second report completes the fix; a consumer that dropped the first for its
+    /// accuracy takes the second, one that took the first does not get the epoch again.
+    @Test func aSecondReportOfAnEpochCompletesIt() throws {
+        var session = try LocationSession()
+        var tookFirst = try LocationDelivery(), wantsAccuracy = try LocationDelivery(desiredAccuracy: 20)
+        var rmc = fix(north: 0, time: 0, speed: 2)
+        rmc.horizontalAccuracy = nil
+        var gga = fix(north: 0, time: 0, accuracy: 17.1)
+        gga.altitude = 400
+        let first = locations(session.received(.fix(rmc)))
+        #expect(first.count == 1 && tookFirst.deliver(first[0]) && !wantsAccuracy.deliver(first[0]))
+        let outputs = session.received(.fix(gga))
+        #expect(events(outputs).isEmpty, "no outOfOrder for the same epoch")
+        let second = try #require(locations(outputs).first)
+        #expect(second.speed == 2 && second.altitude == 400 && second.horizontalAccuracy == 17.1)
+        #expect(!tookFirst.deliver(second) && wantsAccuracy.deliver(second))
+        #expect(session.received(.fix(gga)).isEmpty, "a plain repeat")
     }
 
     /// The source's state is told once per change.

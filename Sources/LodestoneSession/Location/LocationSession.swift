@@ -117,6 +117,7 @@ public struct LocationSession: Sendable {
     }
 
     private mutating func received(_ fix: Location) -> [Output] {
+        if let last = latest, fix.timestamp == last.timestamp { return sameEpoch(fix, last) }
         var outputs: [Output] = []
         var accepted: Location?
         for event in validation.process(fix) {
@@ -132,6 +133,20 @@ public struct LocationSession: Sendable {
         if regions.snapshot != before { regionsChanged = true }
         outputs += record(accepted)
         return outputs
+    }
+
+    /// A second report of the last accepted epoch (gpsd reports an NMEA receiver's first epoch
+    /// after RMC and again after GGA, with the altitude and accuracy): its values complete the
+    /// fix, which consumers that did not take the first report judge anew. A plain repeat is
+    /// ignored. Regions and the route keep the first report (they take one fix per time).
+    private mutating func sameEpoch(_ fix: Location, _ last: Location) -> [Output] {
+        guard let (clean, _) = try? fix.sanitized() else {
+            return validation.process(fix).compactMap { LocationSessionEvent($0, fix: fix).map { .event($0) } }
+        }
+        let merged = last.completed(by: clean)
+        guard merged != last else { return [] }
+        latest = merged
+        return [.location(merged)]
     }
 
     private mutating func setAvailable(_ available: Bool, _ reason: LocationSessionEvent.Reason, _ detail: String) -> [Output] {
@@ -218,5 +233,17 @@ extension LocationSettingError {
     /// Throws unless `value` is at least 1.
     static func checkCount(_ name: String, _ value: Int) throws(LocationSettingError) {
         guard value >= 1 else { throw LocationSettingError(name: name, value: Double(value), allowed: "an integer ≥ 1") }
+    }
+}
+
+extension Location {
+    /// This fix with the values another report of the same epoch gives (its position, and
+    /// each measurement it has), keeping the ones it leaves out.
+    func completed(by other: Location) -> Location {
+        Location(latitude: other.latitude, longitude: other.longitude,
+                 altitude: other.altitude ?? altitude, ellipsoidalAltitude: other.ellipsoidalAltitude ?? ellipsoidalAltitude,
+                 horizontalAccuracy: other.horizontalAccuracy ?? horizontalAccuracy, verticalAccuracy: other.verticalAccuracy ?? verticalAccuracy,
+                 speed: other.speed ?? speed, speedAccuracy: other.speedAccuracy ?? speedAccuracy,
+                 course: other.course ?? course, courseAccuracy: other.courseAccuracy ?? courseAccuracy, timestamp: timestamp)
     }
 }
