@@ -134,7 +134,7 @@ let package = Package(
             name: "LodestoneServiceTests",
             dependencies: ["LodestoneService", "LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneCalibrationStore",
                            "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "LodestoneSession", "LodestoneNetwork",
-                           "LodestoneIIO", "lodestone", "lodestone-serve"]
+                           "LodestoneIIO", "LodestoneLocation", "lodestone", "lodestone-serve"]
         ),
     ],
     swiftLanguageModes: [.v6]
