@@ -65,7 +65,7 @@ struct LocationGPSDTests {
             set -m
             for attempt in 1 2 3 4 5 6 7 8 9 10; do
                 TMPDIR='\(dir)/gpsfake-tmp' setpriv --reuid=65534 --regid=65534 --clear-groups \\
-                    gpsfake -1 -q -n -c 0.05 -P 29470 drive.nmea > gpsfake.log 2>&1 &
+                    gpsfake -1 -q -n -c 0.03 -P 29470 drive.nmea > gpsfake.log 2>&1 &
                 GPSFAKE=$!
                 if timeout 2 bash -c 'until gpspipe -w -n 2 127.0.0.1:29470 2>/dev/null | grep -q /dev/pts; do sleep 0.05; done'; then
                     break
