@@ -6,7 +6,7 @@ import LodestoneSession
 /// object has a `class`. See `PROTOCOL.md` for the fields.
 public enum ProtocolMessages {
     public static let protocolMajor = 1
-    public static let protocolMinor = 0
+    public static let protocolMinor = 1
 
     static func version(_ j: JSONLineBuilder, release: String) {
         j.beginObject()
