@@ -44,7 +44,11 @@ extension ServiceConfiguration {
     mutating func applyLocation(_ root: ConfigurationKeys, resolve: (String) -> String) throws(ConfigurationError) {
         if let regions = root["regions"] {
             let r = try ConfigurationKeys(regions, path: "regions", known: ["file", "max", "minimumMargin"])
-            if r["file"] != nil { location.regionsFile = try r.optionalString("file").map(resolve) }
+            if r["file"] != nil {
+                let file = try r.optionalString("file")
+                if file?.isEmpty == true { throw ConfigurationError(key: "regions.file", "must be a path, or null to keep regions in memory only") }
+                location.regionsFile = file.map(resolve)
+            }
             if let v = try r.integer("max") { location.maxRegions = v }
             if let v = try r.number("minimumMargin") { location.regionMargin = v }
         }

@@ -11,15 +11,15 @@ import Testing
         "$" + body + "*" + String(format: "%02X", body.utf8.reduce(UInt8(0), ^)) + "\r\n"
     }
 
-    /// Fixes every second, 0.0001′ × `step` apart northward from 46°N 7°E (RMC and GGA),
+    /// Fixes every second, 0.05′ (92.7 m) apart northward from 46°N 7°E (RMC and GGA),
     /// with a corrupted line after the second fix and a jump of 1° in fix 6.
-    func log(fixes: Int, step: Double = 10_000) -> String {
+    func log(fixes: Int) -> String {
         var text = ""
         for i in 0..<fixes {
-            let minutes = 0.0001 * step * Double(i) + (i == 6 ? 60 : 0)
+            let minutes = 0.05 * Double(i) + (i == 6 ? 60 : 0)
             let lat = String(format: "%02d%010.7f", 46 + Int(minutes / 60), minutes.truncatingRemainder(dividingBy: 60))
             let t = String(format: "1200%02d.00", i)
-            text += Self.sentence("GPRMC,\(t),A,\(lat),N,00700.0000000,E,36.0,0.0,011226,,,A")
+            text += Self.sentence("GPRMC,\(t),A,\(lat),N,00700.0000000,E,180.1,0.0,011226,,,A")
             text += Self.sentence("GPGGA,\(t),\(lat),N,00700.0000000,E,1,08,0.8,500.0,M,49.0,M,,")
             if i == 1 { text += "$GPRMC,120001.50,A,4600.0,N,00700.0,E,0,0,011226,,,A*00\r\n" }
         }
@@ -41,8 +41,9 @@ import Testing
         #expect(first["lat"] as? Double == 46 && first["altitude"] as? Double == 500 && first["ellipsoidalAltitude"] as? Double == 549)
         #expect(first["time"] as? String == "2026-12-01T12:00:00.000Z")
 
-        // 1′ (about 1853 m) between fixes; a 5 km filter keeps every third, and a 10 m accuracy none.
-        let thinned = try CommandRunner.run(["locate", "--position-log", path, "--position-speed", "max", "--distance-filter", "5000"])
+        // 92.7 m between fixes; a 250 m filter keeps every third (the refused fix 6 is skipped),
+        // and a 3 m accuracy none.
+        let thinned = try CommandRunner.run(["locate", "--position-log", path, "--position-speed", "max", "--distance-filter", "250"])
         #expect(thinned.objects.filter { $0["class"] as? String == "LOCATION" }.compactMap { $0["time"] as? String }.map { $0.dropFirst(17).prefix(2) }
                 == ["00", "03", "07", "10"], "\(thinned.stdout)")
         let accurate = try CommandRunner.run(["locate", "--position-log", path, "--position-speed", "max", "--desired-accuracy", "3"])
@@ -75,7 +76,7 @@ import Testing
     }
 
     /// The nearest place to Zürich's main station, with the distance GeodSolve gives to the
-    /// place's printed position; and a search by name.
+    /// place's printed position.
     @Test func placeBothWays() throws {
         let near = try CommandRunner.run(["place", "--lat", "47.3779", "--lon", "8.5403", "--json"])
         #expect(near.status == 0, "\(near.stderr)")
@@ -87,12 +88,11 @@ import Testing
             // The place's position is printed with five decimals (≤ 0.6 m).
             #expect(abs((o["distance"] as? Double ?? .nan) - reference) < 1.2, "\(o) vs GeodSolve \(reference)")
         }
-        let search = try CommandRunner.run(["place", "zur", "--country", "ch", "--limit", "3"])
-        #expect(search.status == 0 && search.lines.count == 3 && search.lines[0].hasPrefix("Zürich, Bezirk Zürich"), "\(search.stdout)")
-        let none = try CommandRunner.run(["place", "qqqxz"])
-        #expect(none.status == 1 && none.stderr.contains("no place whose name starts with 'qqqxz'"))
+        // The name search (PlaceSearchTests) takes ~6 s of CPU in a debug build: here only its usage.
         let wrong = try CommandRunner.run(["place", "bern", "--lat", "1", "--lon", "2"])
-        #expect(wrong.status == 2)
+        #expect(wrong.status == 2 && wrong.stderr.contains("not both"))
+        let country = try CommandRunner.run(["place", "bern", "--country", "CHE"])
+        #expect(country.status == 2 && country.stderr.contains("two-letter"))
     }
 
     /// A region file made by hand before the service starts: written atomically, read back by

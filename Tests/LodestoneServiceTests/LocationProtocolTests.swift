@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneLocation
 import LodestoneTestSupport
 import Testing
 
@@ -187,6 +188,46 @@ import Testing
         }
         #expect(abs((track.double("distance") ?? 0) - truth) < 0.001 * Double(total), "TRACK \(track.double("distance") ?? 0) m, meridian \(truth) m")
         #expect(abs((track.double("averageSpeed") ?? 0) - 20) < 0.05 && track.double("maximumSpeed").map { abs($0 - 20) < 0.001 } == true)
+    }
+
+    /// `lodestone track` drives the service's recorder and exports GPX; its errors say what to do.
+    @Test func trackCommandsAndExport() throws {
+        let log = scratch.file("hold.csv")
+        TestLogs.spin(log, rate: 0, seconds: 600)
+        let (path, latitudes) = drive(30)
+        func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+            let p = Process(), out = Pipe(), err = Pipe()
+            p.executableURL = URL(fileURLWithPath: Lodestone.executable)
+            p.arguments = arguments
+            p.standardOutput = out
+            p.standardError = err
+            try p.run()
+            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        }
+        let absent = try run(["track", "status", "--socket", scratch.file("none.sock")])
+        #expect(absent.status == 3 && absent.error.contains("is 'lodestone serve' running"), "\(absent)")
+        let (service, socket) = try start(["--source", "replay:\(log)", "--position-log", path, "--position-speed", "30"])
+        let empty = try run(["track", "export", "--socket", socket])
+        #expect(empty.status == 1 && empty.error.contains("no recorded route"), "\(empty)")
+        let idle = try run(["track", "pause", "--socket", socket])
+        #expect(idle.status == 1 && idle.error.contains("cannot pause a recording that is idle"), "\(idle)")
+        #expect(try run(["track", "start", "--socket", socket]).output.hasPrefix("recording:"))
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true,"heading":false,"location":true};"# + "\n")
+        _ = c.read(until: { $0.string("event") == "sourceEnded" }, timeout: 10)
+        let stopped = try run(["track", "stop", "--socket", socket, "--json"])
+        let track = try #require(ProtocolClient.object(stopped.output), "\(stopped)")
+        let export = try run(["track", "export", "-o", scratch.file("t.gpx"), "--name", "test drive", "--socket", socket])
+        service.signal(SIGTERM)
+        #expect(service.waitExit() == 0)
+        #expect(export.status == 0 && export.error.contains("points written"), "\(export)")
+        let gpx = try GPXReader.read(String(contentsOfFile: scratch.file("t.gpx"), encoding: .utf8))
+        let points = gpx.tracks.flatMap { $0.segments.flatMap { $0 } }
+        #expect(gpx.tracks.first?.name == "test drive" && Double(points.count) == track.double("points"), "\(points.count) points, \(track)")
+        #expect(points.allSatisfy { p in latitudes.contains { abs($0 - p.latitude) < 1e-9 } && p.elevation == 400 && p.speed == 20 })
+        #expect(points.map { $0.time ?? 0 } == points.map { $0.time ?? 0 }.sorted() && points.count > 10)
     }
 
     /// `?STEER` without `?WATCH` is answered: a STEER from the position, and what it needs.
