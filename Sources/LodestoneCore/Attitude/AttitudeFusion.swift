@@ -110,7 +110,8 @@ public struct AttitudeFusion: Sendable {
         rest = RestDetector(rateThreshold: settings.restRateThreshold * Angle.radiansPerDegree,
                             accelerationThreshold: settings.restAccelerationThreshold,
                             minimumDuration: settings.restMinimumDuration)
-        agreement = CompassAgreement(longestRejection: settings.longestCompassRejection)
+        agreement = CompassAgreement(longestRejection: settings.longestCompassRejection,
+                                     longestInconsistency: settings.longestCompassInconsistency)
         gravity = GravityAverage(correlationTime: settings.motionCorrelationTime)
         carried = BodyFixedDisturbance(changeTime: settings.bodyFieldChangeTime,
                                        averagingTime: settings.fieldReferenceTime,
@@ -315,8 +316,10 @@ public struct AttitudeFusion: Sendable {
     /// (``GravityAverage``). The average remembers the estimate of the last
     /// correlation time, and a bias error has turned the estimate since: the
     /// tilt it shows is θ + lag·δb, not θ. Read as θ alone, the lag pushes the
-    /// bias estimate further the way it is already wrong. How hard the board
-    /// moves sets how far the reading is trusted.
+    /// bias estimate further the way it is already wrong. How much of the
+    /// board's motion the average keeps (``GravityAverage/residualMotionVariance``:
+    /// quick swings average away), up to ``Settings/motionAcceleration``, sets
+    /// how far the reading is trusted.
     ///
     /// A reading beyond the gate is ignored as a sustained acceleration (a
     /// vehicle turning), but only when the average's length shows one large
@@ -329,15 +332,18 @@ public struct AttitudeFusion: Sendable {
         let east = shown.east - correction.angle.x - eastLag.dot(correction.bias)
         let north = shown.north - correction.angle.y - northLag.dot(correction.bias)
         let c = coefficients
-        let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
+        let spread = (min(gravity.residualMotionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
             / gravity.mean.squaredLength
         gravity.observe(east: east, north: north, dt: interval, persistenceTime: settings.sustainedAccelerationTime)
         let disagreement = east * east + north * north
         let expected = spread + errors.tiltVariance(eastLag: eastLag, northLag: northLag)
         let explainable = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
-        if disagreement > c.accelerationGateSquared * expected {
-            guard disagreement > 2 * (explainable + expected) else { return }
+        let unexplained = disagreement > c.accelerationGateSquared * expected
+            && disagreement > 2 * (explainable + expected)
+        if gravity.unexplained(unexplained, dt: interval) >= settings.longestTiltInconsistency {
+            giveWayToGravity(east: east, north: north, interval: interval)
         }
+        if disagreement > c.accelerationGateSquared * expected, !unexplained { return }
         // The part of a lasting disagreement (one that holds its direction, as
         // a vehicle's turn does and hand motion does not) that a sustained
         // acceleration explains is that acceleration, not tilt, for as long
@@ -348,17 +354,30 @@ public struct AttitudeFusion: Sendable {
                                          noise: (spread * c.tiltCorrelation + sustained * c.sustainedCorrelation) / interval)
     }
 
+    /// Gravity, plainly gravity's strength, has contradicted the filter's tilt
+    /// far beyond its gate for ``Settings/longestTiltInconsistency``: the
+    /// filter is wrong (a knock the gyro missed, a bias that jumped). Its tilt variance grows by the disagreement, and the bias
+    /// about the horizontal axes by what would have turned it that far in a
+    /// correlation time, so the reading moves the tilt at once, and the bias.
+    private mutating func giveWayToGravity(east: Double, north: Double, interval: Double) {
+        errors.angle[0, 0] += east * east
+        errors.angle[1, 1] += north * north
+        let r = attitude.rotationMatrix
+        let time = settings.motionCorrelationTime
+        errors.widenBias(along: r.row0, variance: east * east / (time * time))
+        errors.widenBias(along: r.row1, variance: north * north / (time * time))
+        gravity.gaveWay()
+    }
+
     /// How far acceleration the average did not remove may have tilted the
     /// estimate, rad², beyond the filter's own tilt variance: the filter
-    /// cannot see it, since the average it follows contains it. From the
-    /// sustained acceleration the average's length shows, and from how far
-    /// the average has recently disagreed with the filter beyond its spread.
+    /// cannot see it, since the average it follows contains it. The lasting
+    /// disagreement (one that holds its direction for a sustained
+    /// acceleration's time), plus as much of the recent disagreement as the
+    /// sustained acceleration the average's length shows could explain.
     private var sustainedTiltVariance: Double {
-        let c = coefficients
-        let g2 = gravity.mean.squaredLength
-        let spread = (min(gravity.motionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared) / g2
-        let level = gravity.accelerationLevel(sampleVariance: noise.accelerometerVariance, dt: lastStep)
-        return level / g2 + max(0, gravity.disagreement - spread)
+        let level = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
+        return min(level, gravity.disagreement) + gravity.persistentDisagreement.squaredLength
     }
 
     /// Heading from the horizontal field, less any field carried with the
@@ -381,7 +400,7 @@ public struct AttitudeFusion: Sendable {
         defer { rawFieldDisturbed = carried.offset != nil && !magnetic.matches(fieldInEarth: rawE, norm: m.length) }
         guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: pending.rotation, dt: dt),
               horizontalSquared > 1e-6 * fieldNorm * fieldNorm else {
-            agreement.disturbed()
+            agreement.reset()
             compassSpread.interrupted()
             return
         }
@@ -398,13 +417,20 @@ public struct AttitudeFusion: Sendable {
         let disturbance = max(0, departure * departure - 4 * noise.magnetometerVariance)
         let white = (noise.magnetometerVariance + turning + 4 * disturbance) / horizontalSquared
             + mE.z * mE.z / horizontalSquared * errors.angle.row1.y + offsetHeadingVariance
-        let gate = coefficients.magneticGateSquared * (errors.compassHeadingVariance + white)
-        guard innovation * innovation <= gate else {
+        let expected = errors.compassHeadingVariance
+        let accepted = innovation * innovation <= coefficients.magneticGateSquared * (expected + white)
+        // The agreement judges the compass itself against the heading: what the
+        // compass-error estimate explains away is part of the disagreement.
+        let raw = innovation + compassError + correction.compass
+        if agreement.observe(innovation: raw, accepted: accepted, expected: errors.angle.row2.z + compassErrorVariance,
+                             white: white, dt: dt) {
+            giveWayToCompass(disagreement: agreement.disagreement,
+                             lasting: max(agreement.rejectedFor, agreement.inconsistentFor), rotation: r)
+        }
+        guard accepted else {
             compassSpread.interrupted()
-            if agreement.rejected(innovation: innovation, dt: dt) { giveWayToCompass(innovation: innovation, rotation: r) }
             return
         }
-        agreement.accepted()
         correction += errors.measureHeading(innovation: innovation, noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
         if carried.offset == nil {
@@ -419,15 +445,19 @@ public struct AttitudeFusion: Sendable {
     }
 
     /// The compass, in a clean-looking field, has contradicted the filter for
-    /// ``Settings/longestCompassRejection``: the filter, not the field, is
-    /// taken to be wrong. Its heading variance grows until the disagreement
-    /// passes the gate, and its bias variance about up by the drift rate that
-    /// would explain it, so the next readings pull heading and bias back.
-    private mutating func giveWayToCompass(innovation: Double, rotation r: Matrix3) {
-        errors.angle[2, 2] += 1.5 * innovation * innovation / coefficients.magneticGateSquared
-        let drift = innovation / settings.longestCompassRejection
+    /// too long (``CompassAgreement``): the filter, not the field, is taken to
+    /// be wrong. Its estimate of the compass's error is dropped and its heading
+    /// variance grows by the disagreement, so that the compass moves the heading, and its bias
+    /// variance about up by the drift rate that would explain it, so the next
+    /// readings pull heading and bias back.
+    private mutating func giveWayToCompass(disagreement: Double, lasting: Double, rotation r: Matrix3) {
+        // What the filter held of the compass's own error was part of the mistake.
+        compassError = 0
+        errors.forgetCompassError(variance: compassErrorVariance)
+        errors.angle[2, 2] += disagreement * disagreement
+        let drift = disagreement / max(lasting, 1)
         errors.widenBias(along: r.row2, variance: drift * drift)
-        agreement.accepted()
+        agreement.reset()
     }
 
     /// Applies the estimated errors to attitude, bias and compass error.
@@ -435,7 +465,9 @@ public struct AttitudeFusion: Sendable {
         let angle = correction.angle, bias = correction.bias
         attitude = (Self.rotation(angle) * attitude).normalized
         gyroBias += bias
-        compassError += correction.compass
+        // An error beyond three of its standard deviations is no compass error: bounded there.
+        let bound = 3 * compassErrorVariance.squareRoot()
+        compassError = min(bound, max(-bound, compassError + correction.compass))
         compassSpread.corrected(by: angle.z)
         gravity.corrected(angle: angle, bias: bias)
     }
@@ -528,7 +560,7 @@ public struct AttitudeFusion: Sendable {
         gravity.start(strength: a.length, motionVariance: settings.motionAcceleration * settings.motionAcceleration)
         lastMagneticReadingRejected = !clean
         rest.reset()
-        agreement.accepted()
+        agreement.reset()
         pending = PendingField()
         growth = AttitudeErrorFilter.Growth()
         isInitialized = true

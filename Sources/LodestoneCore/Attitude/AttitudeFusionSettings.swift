@@ -36,6 +36,10 @@ extension AttitudeFusion {
         /// integrates to a bounded velocity, so it averages out), and readings
         /// closer together than this are not counted as independent.
         public var motionCorrelationTime = 1.0
+        /// How long the averaged accelerometer may contradict the filter's tilt
+        /// beyond the gate, with no acceleration to explain it, before the
+        /// filter gives way to it (a knock the gyro missed), s.
+        public var longestTiltInconsistency = 2.0
         /// How long an acceleration that does not reverse (a vehicle's turn or
         /// braking) typically lasts, s: an averaged tilt reading that such an
         /// acceleration explains is counted once per this time.
@@ -80,6 +84,9 @@ extension AttitudeFusion {
         /// rejected as contradicting the gyro before the filter gives way to
         /// them, s (see ``CompassAgreement``).
         public var longestCompassRejection = 10.0
+        /// How long the averaged compass may disagree with the filter beyond
+        /// two of its standard deviations before the filter gives way, s.
+        public var longestCompassInconsistency = 5.0
         /// Largest relative deviation of the field strength from the learned
         /// reference before the field counts as disturbed.
         public var fieldNormTolerance = 0.1

@@ -26,6 +26,13 @@ struct GravityAverage: Hashable, Sendable {
     /// Mean square of the acceleration about the average, (m/s²)²: how hard
     /// the board is being moved right now.
     private(set) var motionVariance = 0.0
+    /// Mean square of the rate of change of the acceleration (smoothed over
+    /// ``smoothingTime`` so that the sensor's noise does not pass for quick
+    /// motion), (m/s³)²: with ``motionVariance`` it tells how fast the motion
+    /// reverses (ω² = jerk² / acceleration² for a swing).
+    private(set) var jerkVariance = 0.0
+    private var smoothed: Vector3?
+    static let smoothingTime = 0.2
     /// How the average's east and north tilt depend on the gyro-bias error
     /// (body frame), s. Rows of `∫ w(t − s)·R(s) ds` over the averaging weights.
     private(set) var eastLag = Vector3.zero
@@ -53,7 +60,10 @@ struct GravityAverage: Hashable, Sendable {
         eastLag = .zero
         northLag = .zero
         motionVariance = initial
+        jerkVariance = 0
+        smoothed = nil
         disagreement = 0
+        unexplainedFor = 0
         persistentDisagreement = .zero
     }
 
@@ -63,6 +73,10 @@ struct GravityAverage: Hashable, Sendable {
         let k = min(1, max(dt / correlationTime, 1 / samples))
         mean += (aE - mean) * k
         motionVariance += ((aE - mean).squaredLength - motionVariance) * k
+        let previous = smoothed ?? aE
+        let now = previous + (aE - previous) * min(1, dt / Self.smoothingTime)
+        smoothed = now
+        jerkVariance += (((now - previous) / dt).squaredLength - jerkVariance) * k
         eastLag = (eastLag + r.row0 * dt) * (1 - k)
         northLag = (northLag + r.row1 * dt) * (1 - k)
     }
@@ -95,6 +109,21 @@ struct GravityAverage: Hashable, Sendable {
     /// 0): hand motion flips it, a vehicle's turn holds it.
     private(set) var persistentDisagreement = Vector3.zero
 
+    /// How long the average has contradicted the filter beyond its gate with no
+    /// acceleration to explain it, s.
+    private(set) var unexplainedFor = 0.0
+
+    /// Counts the time the disagreement stays unexplained; returns it.
+    mutating func unexplained(_ now: Bool, dt: Double) -> Double {
+        unexplainedFor = now ? unexplainedFor + dt : 0
+        return unexplainedFor
+    }
+
+    /// The filter gave way to gravity: the count starts again.
+    mutating func gaveWay() {
+        unexplainedFor = 0
+    }
+
     /// Records the average's disagreement with the filter (innovations about east and north, rad).
     mutating func observe(east: Double, north: Double, dt: Double, persistenceTime: Double) {
         let now = 0.5 * (east * east + north * north)
@@ -108,6 +137,15 @@ struct GravityAverage: Hashable, Sendable {
     /// acceleration `a` tilts it by `a/g` and lengthens it by `g·θ²/2`.
     func explainableTilt(sampleVariance: Double, dt: Double) -> Double {
         accelerationLevel(sampleVariance: sampleVariance, dt: dt) / (restingStrength * restingStrength)
+    }
+
+    /// The variance of the acceleration left in the average, (m/s²)²: a swing
+    /// at ω averaged over τ keeps 1/(1 + ω²τ²) of its variance. A hand's quick
+    /// swings average away; a boat's slow roll and a vehicle's long turn do not.
+    var residualMotionVariance: Double {
+        guard motionVariance > 0 else { return 0 }
+        let omega2 = jerkVariance / motionVariance
+        return motionVariance / (1 + omega2 * correlationTime * correlationTime)
     }
 
     /// The tilt the average shows, rad, about east and north.
