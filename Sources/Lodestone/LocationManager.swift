@@ -36,11 +36,6 @@ public final class LocationManager: Sendable {
         var target: GeoCoordinate?
         var advisor: TurnAdvisor?
         var steeringSettings = TurnAdvisor.Settings()
-        var locationContinuations: [Int: AsyncStream<Location>.Continuation] = [:]
-        var eventContinuations: [Int: AsyncStream<LocationSessionEvent>.Continuation] = [:]
-        var regionContinuations: [Int: AsyncStream<RegionEvent>.Continuation] = [:]
-        var adviceContinuations: [Int: AsyncStream<SteeringAdvice>.Continuation] = [:]
-        var nextID = 0
         var delegate = WeakDelegate()
 
         /// Whether the source must be read.
@@ -54,6 +49,10 @@ public final class LocationManager: Sendable {
     }
 
     let state: Mutex<State>
+    let locationStreams = StreamFanOut<Location>(keepingNewest: 256)
+    let eventStreams = StreamFanOut<LocationSessionEvent>(keepingNewest: 64)
+    let regionStreams = StreamFanOut<RegionEvent>(keepingNewest: 64)
+    let adviceStreams = StreamFanOut<SteeringAdvice>(keepingNewest: 64)
     /// Where fixes come from.
     public let source: PositionSetting
 
@@ -110,24 +109,20 @@ public final class LocationManager: Sendable {
     /// Stops delivering fixes and ends the location streams; the source stays open while
     /// regions are monitored, a route is recorded or steering is on.
     public func stopUpdatingLocation() {
-        let continuations = state.withLock { s in
-            s.updating = false
-            defer { s.locationContinuations = [:] }
-            return Array(s.locationContinuations.values)
-        }
-        for c in continuations { c.finish() }
+        state.withLock { $0.updating = false }
+        locationStreams.finish()
     }
 
     /// A stream of delivered fixes; starts updating if needed.
     public func locations() -> AsyncStream<Location> {
-        let stream = subscribe(\.locationContinuations, keepingNewest: 256)
+        let stream = locationStreams.stream()
         startUpdatingLocation()
         return stream
     }
 
     /// Refused fixes, dropped values, the source's state, the end of a replay.
     public func events() -> AsyncStream<LocationSessionEvent> {
-        subscribe(\.eventContinuations, keepingNewest: 64)
+        eventStreams.stream()
     }
 
     // MARK: Regions
@@ -157,7 +152,7 @@ public final class LocationManager: Sendable {
 
     /// Entries, exits, dwells and determined states.
     public func regionEvents() -> AsyncStream<RegionEvent> {
-        subscribe(\.regionContinuations, keepingNewest: 64)
+        regionStreams.stream()
     }
 
     // MARK: Route
@@ -204,24 +199,10 @@ public final class LocationManager: Sendable {
     public var steeringAdvice: SteeringAdvice? { state.withLock { $0.latestAdvice } }
 
     public func steering() -> AsyncStream<SteeringAdvice> {
-        subscribe(\.adviceContinuations, keepingNewest: 64)
+        adviceStreams.stream()
     }
 
     // MARK: Running
-
-    private func subscribe<Element>(_ subscribers: WritableKeyPath<State, [Int: AsyncStream<Element>.Continuation]> & Sendable,
-                                    keepingNewest limit: Int) -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
-        let id = state.withLock { s -> Int in
-            s.nextID += 1
-            s[keyPath: subscribers][s.nextID] = continuation
-            return s.nextID
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0[keyPath: subscribers].removeValue(forKey: id) }
-        }
-        return stream
-    }
 
     /// Starts the reading thread unless it runs.
     private func startReading() {
@@ -287,7 +268,7 @@ public final class LocationManager: Sendable {
     }
 
     private func deliver(_ fix: Location) {
-        let (delivered, locations, advices, delegate, advice) = state.withLock { s in
+        let (delivered, delegate, advice) = state.withLock { s in
             let delivered = s.updating && s.delivery.deliver(fix)
             if delivered { s.latest = fix }
             var advice: SteeringAdvice?
@@ -296,47 +277,36 @@ public final class LocationManager: Sendable {
                 advice = s.advisor?.advise(from: here, to: target, heading: nil, groundSpeed: fix.speed)
                 s.latestAdvice = advice ?? s.latestAdvice
             }
-            return (delivered, delivered ? Array(s.locationContinuations.values) : [],
-                    advice == nil ? [] : Array(s.adviceContinuations.values), s.delegate.value, advice)
+            return (delivered, s.delegate.value, advice)
         }
         if delivered {
-            for c in locations { c.yield(fix) }
+            locationStreams.yield(fix)
             delegate?.locationManager(self, didUpdate: fix)
         }
         guard let advice else { return }
-        for c in advices { c.yield(advice) }
+        adviceStreams.yield(advice)
         delegate?.locationManager(self, didUpdate: advice)
     }
 
     private func post(_ event: LocationSessionEvent) {
-        let (continuations, delegate) = state.withLock { (Array($0.eventContinuations.values), $0.delegate.value) }
-        for c in continuations { c.yield(event) }
-        delegate?.locationManager(self, didReceive: event)
+        eventStreams.yield(event)
+        state.withLock { $0.delegate.value }?.locationManager(self, didReceive: event)
     }
 
     private func post(region event: RegionEvent) {
-        let (continuations, delegate) = state.withLock { (Array($0.regionContinuations.values), $0.delegate.value) }
-        for c in continuations { c.yield(event) }
-        delegate?.locationManager(self, didReceive: event)
+        regionStreams.yield(event)
+        state.withLock { $0.delegate.value }?.locationManager(self, didReceive: event)
     }
 
     /// The reader ended: every stream finishes.
     private func finish() {
-        let all = state.withLock { s in
+        state.withLock { s in
             s.running = false
             s.stop = nil
-            defer {
-                s.locationContinuations = [:]
-                s.eventContinuations = [:]
-                s.regionContinuations = [:]
-                s.adviceContinuations = [:]
-            }
-            return (Array(s.locationContinuations.values), Array(s.eventContinuations.values),
-                    Array(s.regionContinuations.values), Array(s.adviceContinuations.values))
         }
-        for c in all.0 { c.finish() }
-        for c in all.1 { c.finish() }
-        for c in all.2 { c.finish() }
-        for c in all.3 { c.finish() }
+        locationStreams.finish()
+        eventStreams.finish()
+        regionStreams.finish()
+        adviceStreams.finish()
     }
 }

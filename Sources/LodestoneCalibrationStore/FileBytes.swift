@@ -11,12 +11,13 @@ public enum FileBytes {
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// `errno` of the open or read that failed.
         case cannotRead(Int32)
-        case tooLarge(limit: Int)
+        /// More than `limit` bytes: at least `bytes`.
+        case tooLarge(bytes: Int, limit: Int)
 
         public var description: String {
             switch self {
             case .cannotRead(let code): return String(cString: strerror(code))
-            case .tooLarge(let limit): return "larger than \(limit) bytes; is it the right file?"
+            case .tooLarge(_, let limit): return "larger than \(limit) bytes; is it the right file?"
             }
         }
 
@@ -38,7 +39,7 @@ public enum FileBytes {
             }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
-            guard bytes.count <= limit else { throw .tooLarge(limit: limit) }
+            guard bytes.count <= limit else { throw .tooLarge(bytes: bytes.count, limit: limit) }
         }
     }
 }

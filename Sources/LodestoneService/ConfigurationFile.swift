@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneLogs
 import LodestoneNetwork
@@ -104,20 +105,11 @@ enum FileText {
     }
 
     static func read(_ path: String, limit: Int) throws(Failure) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Failure(description: String(cString: strerror(errno)))
-            }
-            if n == 0 { break }
-            data.append(contentsOf: chunk[0..<n])
-            guard data.count <= limit else { throw Failure(description: "larger than \(limit) bytes; is it the right file?") }
+        let data: [UInt8]
+        do {
+            data = try FileBytes.read(path, limit: limit)
+        } catch {
+            throw Failure(description: error.description)
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw Failure(description: "not UTF-8 text")

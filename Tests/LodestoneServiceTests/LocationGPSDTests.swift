@@ -32,19 +32,6 @@ struct LocationGPSDTests {
         return zip(drive, latitudes).first { $0.0.second > after && condition(abs(TestTracks.meridianArc(c, $0.1))) }?.0.second
     }
 
-    func lodestone(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Lodestone.executable)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-
     @Test func aGpsfakeDriveThroughTwoRegionsToASteerTarget() throws {
         try #require(GPSDTools.problem == nil, "gpsd integration cannot run: \(GPSDTools.problem ?? "")")
         let geodSolve = try #require(GeodSolveProcess.executable, "GeodSolve not found (Debian geographiclib-tools)")
@@ -52,8 +39,8 @@ struct LocationGPSDTests {
         TestLogs.spin(scratch.file("hold.csv"), start: 10, rate: 0, seconds: 60)
         scratch.write("drive.nmea", TestTracks.nmea(zip(Self.drive, Self.latitudes).map { TestTracks.Fix(latitude: $1, speed: $0.speed, second: $0.second) }))
         try FileManager.default.createDirectory(atPath: scratch.file("gpsfake-tmp"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
-        // As in GPSDIntegrationTests: a private network and PID namespace; gpsfake as nobody,
-        // restarted until gpsd lists its device; it starts when the test says go, once.
+        // As in GPSDIntegrationTests: a private network and PID namespace; gpsfake (once through
+        // the drive) starts when the test says go.
         let script = """
             set -u
             cd '\(dir)'
@@ -62,18 +49,7 @@ struct LocationGPSDTests {
                 --regions-file '\(dir)/regions.json' --year 2026.9 2> serve.stderr &
             SERVE=$!
             while [ ! -e go ]; do sleep 0.05; done
-            set -m
-            for attempt in 1 2 3 4 5 6 7 8 9 10; do
-                TMPDIR='\(dir)/gpsfake-tmp' setpriv --reuid=65534 --regid=65534 --clear-groups \\
-                    gpsfake -1 -q -n -c 0.03 -P 29470 drive.nmea > gpsfake.log 2>&1 &
-                GPSFAKE=$!
-                if timeout 2 bash -c 'until gpspipe -w -n 2 127.0.0.1:29470 2>/dev/null | grep -q /dev/pts; do sleep 0.05; done'; then
-                    break
-                fi
-                echo "attempt $attempt: gpsd got no device from gpsfake" >> gpsfake-retries.log
-                kill -9 -$GPSFAKE
-                wait $GPSFAKE 2>/dev/null
-            done
+            \(GPSDTools.startGpsfake(directory: dir, log: "drive.nmea", options: "-1 -c 0.03"))
             while [ ! -e stop-serve ]; do sleep 0.05; done
             kill -9 -$GPSFAKE 2>/dev/null
             kill -TERM $SERVE
@@ -92,11 +68,11 @@ struct LocationGPSDTests {
         }
         // Regions through the CLI: A crossed, B entered, dwelt in (the stop) and left.
         let a = Self.north(300), b = Self.north(800)
-        let addA = try lodestone(["regions", "add", "A", "--lat", "\(a)", "--lon", "8", "--radius", "100", "--socket", socket])
+        let addA = try Lodestone.run(["regions", "add", "A", "--lat", "\(a)", "--lon", "8", "--radius", "100", "--socket", socket])
         #expect(addA.status == 0 && addA.output.contains("A: "), "\(addA)")
-        let addB = try lodestone(["regions", "add", "B", "--lat", "\(b)", "--lon", "8", "--radius", "150", "--dwell", "12", "--socket", socket])
+        let addB = try Lodestone.run(["regions", "add", "B", "--lat", "\(b)", "--lon", "8", "--radius", "150", "--dwell", "12", "--socket", socket])
         #expect(addB.status == 0 && addB.output.contains("dwell 12 s"), "\(addB)")
-        let started = try lodestone(["track", "start", "--socket", socket])
+        let started = try Lodestone.run(["track", "start", "--socket", socket])
         #expect(started.status == 0 && started.output.hasPrefix("recording:"), "\(started)")
 
         let steering = try ProtocolClient(path: socket), far = try ProtocolClient(path: socket)
@@ -111,9 +87,9 @@ struct LocationGPSDTests {
             Issue.record("the drive did not arrive: \(scratch.read("serve.stderr")) \(scratch.read("gpsfake.log")) \(scratch.read("gpsfake-retries.log"))")
             return
         }
-        let stopped = try lodestone(["track", "stop", "--socket", socket, "--json"])
-        let export = try lodestone(["track", "export", "-o", scratch.file("drive.gpx"), "--name", "drive", "--socket", socket])
-        let listed = try lodestone(["regions", "list", "--socket", socket, "--json"])
+        let stopped = try Lodestone.run(["track", "stop", "--socket", socket, "--json"])
+        let export = try Lodestone.run(["track", "export", "-o", scratch.file("drive.gpx"), "--name", "drive", "--socket", socket])
+        let listed = try Lodestone.run(["regions", "list", "--socket", socket, "--json"])
         _ = far.collect(for: 0.3)
         scratch.write("stop-serve", "")
         let objects = steering.lines.compactMap(ProtocolClient.object) + steering.readToEnd(timeout: 10)

@@ -29,13 +29,20 @@ import Testing
 
     func lat(_ o: [String: Any]) -> Double { o.double("lat") ?? .nan }
 
+    /// A board held still (the heading source), and `fixes` of ``drive(_:name:)`` replayed at
+    /// `speed` as the position.
+    func startDriving(_ fixes: Int, speed: String) throws -> (ServiceProcess, String, [Double]) {
+        let log = scratch.file("hold.csv")
+        TestLogs.spin(log, rate: 0, seconds: 600)
+        let (path, latitudes) = drive(fixes)
+        let (service, socket) = try start(["--source", "replay:\(log)", "--position-log", path, "--position-speed", speed])
+        return (service, socket, latitudes)
+    }
+
     /// Each client gets LOCATION objects after its own distanceFilter and desiredAccuracy; a
     /// client with heading:false gets no HEADING (and does not claim the sensors).
     @Test func eachClientHasItsOwnDistanceFilterAndDesiredAccuracy() throws {
-        let log = scratch.file("hold.csv")
-        TestLogs.spin(log, rate: 0, seconds: 600)
-        let (path, latitudes) = drive(60)
-        let (service, socket) = try start(["--source", "replay:\(log)", "--position-log", path, "--position-speed", "20"])
+        let (service, socket, latitudes) = try startDriving(60, speed: "20")
         let far = try ProtocolClient(path: socket), accurate = try ProtocolClient(path: socket)
         far.send(#"?WATCH={"enable":true,"heading":false,"location":true,"distanceFilter":50};"# + "\n")
         accurate.send(#"?WATCH={"enable":true,"heading":false,"location":true,"desiredAccuracy":5};"# + "\n")
@@ -87,10 +94,8 @@ import Testing
     /// Regions survive a restart with their states; a bad file is named with the field at fault,
     /// refused without stopping the service and never overwritten; once fixed, SIGHUP takes it.
     @Test func regionsPersistAndABadFileIsRefusedNotOverwritten() throws {
-        let log = scratch.file("hold.csv")
-        TestLogs.spin(log, rate: 0, seconds: 600)
-        let (path, latitudes) = drive(10)
-        var (service, socket) = try start(["--source", "replay:\(log)", "--position-log", path, "--position-speed", "max"])
+        var (service, socket, latitudes) = try startDriving(10, speed: "max")
+        let log = scratch.file("hold.csv"), path = scratch.file("drive.nmea")
         var c = try ProtocolClient(path: socket)
         c.send(#"?REGION={"action":"add","identifier":"here","lat":\#(latitudes[9]),"lon":8,"radius":100,"dwellTime":30};"# + "\n")
         c.send(#"?REGION={"action":"add","identifier":"there","lat":48,"lon":8,"radius":500,"notifyOnEntry":false};"# + "\n")
@@ -142,10 +147,7 @@ import Testing
     /// A track recorded from the stream: TRACK's figures against the meridian arc, and the
     /// pages of TRACKPOINTS are exactly the fixes the client saw as LOCATION objects.
     @Test func trackRecordsPausesAndPagesItsPoints() throws {
-        let log = scratch.file("hold.csv")
-        TestLogs.spin(log, rate: 0, seconds: 600)
-        let (path, _) = drive(250)
-        let (service, socket) = try start(["--source", "replay:\(log)", "--position-log", path, "--position-speed", "100"])
+        let (service, socket, _) = try startDriving(250, speed: "100")
         let c = try ProtocolClient(path: socket)
         c.send(#"?TRACK={"action":"start"};"# + "\n" + #"?WATCH={"enable":true,"heading":false,"location":true};"# + "\n")
         #expect(c.read(class: "TRACK")?.string("state") == "recording")
@@ -192,34 +194,20 @@ import Testing
 
     /// `lodestone track` drives the service's recorder and exports GPX; its errors say what to do.
     @Test func trackCommandsAndExport() throws {
-        let log = scratch.file("hold.csv")
-        TestLogs.spin(log, rate: 0, seconds: 600)
-        let (path, latitudes) = drive(30)
-        func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-            let p = Process(), out = Pipe(), err = Pipe()
-            p.executableURL = URL(fileURLWithPath: Lodestone.executable)
-            p.arguments = arguments
-            p.standardOutput = out
-            p.standardError = err
-            try p.run()
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-        }
-        let absent = try run(["track", "status", "--socket", scratch.file("none.sock")])
+        let absent = try Lodestone.run(["track", "status", "--socket", scratch.file("none.sock")])
         #expect(absent.status == 3 && absent.error.contains("is 'lodestone serve' running"), "\(absent)")
-        let (service, socket) = try start(["--source", "replay:\(log)", "--position-log", path, "--position-speed", "30"])
-        let empty = try run(["track", "export", "--socket", socket])
+        let (service, socket, latitudes) = try startDriving(30, speed: "30")
+        let empty = try Lodestone.run(["track", "export", "--socket", socket])
         #expect(empty.status == 1 && empty.error.contains("no recorded route"), "\(empty)")
-        let idle = try run(["track", "pause", "--socket", socket])
+        let idle = try Lodestone.run(["track", "pause", "--socket", socket])
         #expect(idle.status == 1 && idle.error.contains("cannot pause a recording that is idle"), "\(idle)")
-        #expect(try run(["track", "start", "--socket", socket]).output.hasPrefix("recording:"))
+        #expect(try Lodestone.run(["track", "start", "--socket", socket]).output.hasPrefix("recording:"))
         let c = try ProtocolClient(path: socket)
         c.send(#"?WATCH={"enable":true,"heading":false,"location":true};"# + "\n")
         _ = c.read(until: { $0.string("event") == "sourceEnded" }, timeout: 10)
-        let stopped = try run(["track", "stop", "--socket", socket, "--json"])
+        let stopped = try Lodestone.run(["track", "stop", "--socket", socket, "--json"])
         let track = try #require(ProtocolClient.object(stopped.output), "\(stopped)")
-        let export = try run(["track", "export", "-o", scratch.file("t.gpx"), "--name", "test drive", "--socket", socket])
+        let export = try Lodestone.run(["track", "export", "-o", scratch.file("t.gpx"), "--name", "test drive", "--socket", socket])
         service.signal(SIGTERM)
         #expect(service.waitExit() == 0)
         #expect(export.status == 0 && export.error.contains("points written"), "\(export)")
