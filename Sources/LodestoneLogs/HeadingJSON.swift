@@ -13,8 +13,8 @@ extension JSONLineBuilder {
         if let start = wallClockStart {
             string("time", WallClockTime.iso8601(unixSeconds: start + h.timestamp))
         }
-        number("magneticHeading", h.magneticHeading, decimals: 3)
-        number("trueHeading", h.trueHeading, decimals: 3)
+        number("magneticHeading", Angle.rounded360(h.magneticHeading, decimals: 3), decimals: 3)
+        number("trueHeading", h.trueHeading.map { Angle.rounded360($0, decimals: 3) }, decimals: 3)
         number("headingAccuracy", h.headingAccuracy, decimals: 2)
         if withDeclination || h.declination != nil {
             number("declination", h.reportedDeclination, decimals: 3)

@@ -41,7 +41,7 @@ struct ClientSteering {
         j.number("bearing", BearingRounding.rounded(advice.bearing, decimals: 3), decimals: 3)
         j.number("finalBearing", BearingRounding.rounded(advice.finalBearing, decimals: 3), decimals: 3)
         j.number("distance", advice.distance, decimals: 2)
-        j.number("trueHeading", heading?.trueHeading, decimals: 3)
+        j.number("trueHeading", heading?.trueHeading.map { Angle.rounded360($0, decimals: 3) }, decimals: 3)
         j.number("delta", advice.delta, decimals: 3)
         j.string("turn", advice.turn?.rawValue)
         j.string("turnAroundSide", advice.turnAroundSide?.rawValue)

@@ -28,8 +28,8 @@ public enum ProtocolMessages {
         j.string("class", "HEADING")
         j.time("time", unixSeconds: time)
         j.number("timestamp", h.timestamp, decimals: 6)
-        j.number("magneticHeading", h.magneticHeading, decimals: 3)
-        j.number("trueHeading", h.trueHeading, decimals: 3)
+        j.number("magneticHeading", Angle.rounded360(h.magneticHeading, decimals: 3), decimals: 3)
+        j.number("trueHeading", h.trueHeading.map { Angle.rounded360($0, decimals: 3) }, decimals: 3)
         j.number("headingAccuracy", h.headingAccuracy, decimals: 2)
         j.number("declination", h.reportedDeclination, decimals: 3)
         j.number("x", h.x, decimals: 3)
@@ -37,7 +37,7 @@ public enum ProtocolMessages {
         j.number("z", h.z, decimals: 3)
         if let motion {
             j.number("speed", motion.speed, decimals: 3)
-            j.number("course", motion.course, decimals: 2)
+            j.number("course", motion.course.map { Angle.rounded360($0, decimals: 2) }, decimals: 2)
         }
         j.endObject()
     }

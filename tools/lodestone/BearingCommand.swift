@@ -46,11 +46,11 @@ enum BearingCommand: Command {
         if arguments.flag("json") {
             let j = JSONLineBuilder(capacity: 1024)
             j.beginObject()
-            j.number("bearing", advice.bearing, decimals: 6)
-            j.number("finalBearing", advice.finalBearing, decimals: 6)
+            j.number("bearing", BearingRounding.rounded(advice.bearing, decimals: 6), decimals: 6)
+            j.number("finalBearing", BearingRounding.rounded(advice.finalBearing, decimals: 6), decimals: 6)
             j.number("distance", advice.distance, decimals: 3)
             if heading != nil {
-                j.number("heading", heading.map(Angle.normalized360), decimals: 6)
+                j.number("heading", heading.map { BearingRounding.rounded($0, decimals: 6) }, decimals: 6)
                 j.number("delta", advice.delta, decimals: 6)
                 j.string("turn", advice.turn?.rawValue)
             }
@@ -58,7 +58,7 @@ enum BearingCommand: Command {
             j.endObject()
             print(j.text, terminator: "")
         } else {
-            var text = "bearing \(fixed(advice.bearing, 3))° (true), distance \(distance(advice.distance))"
+            var text = "bearing \(fixed(BearingRounding.rounded(advice.bearing, decimals: 3), 3))° (true), distance \(distance(advice.distance))"
             if advice.arrived {
                 text += "; arrived (within \(fixed(settings.arrivalRadius, 1)) m)"
             } else if let turn = advice.turn, let delta = advice.delta {
