@@ -17,7 +17,8 @@ enum GPSDTools {
     /// control socket as soon as the socket file exists, which can be too early, and gpsd
     /// started as root drops its privileges and then cannot open root's pty. So gpsfake runs
     /// as nobody (its gpsd then keeps the same user) and is restarted until gpsd lists the
-    /// device. Needs a world-writable `gpsfake-tmp` in `directory`.
+    /// device (each attempt given 5 s: gpsfake is a Python program, slow to start on a busy
+    /// machine). Needs a world-writable `gpsfake-tmp` in `directory`.
     static func startGpsfake(directory: String, log: String, options: String) -> String {
         """
         set -m
@@ -25,7 +26,7 @@ enum GPSDTools {
             TMPDIR='\(directory)/gpsfake-tmp' setpriv --reuid=65534 --regid=65534 --clear-groups \\
                 gpsfake -q -n \(options) -P 29470 \(log) > gpsfake.log 2>&1 &
             GPSFAKE=$!
-            if timeout 2 bash -c 'until gpspipe -w -n 2 127.0.0.1:29470 2>/dev/null | grep -q /dev/pts; do sleep 0.05; done'; then
+            if timeout 5 bash -c 'until gpspipe -w -n 2 127.0.0.1:29470 2>/dev/null | grep -q /dev/pts; do sleep 0.05; done'; then
                 break
             fi
             echo "attempt $attempt: gpsd got no device from gpsfake" >> gpsfake-retries.log

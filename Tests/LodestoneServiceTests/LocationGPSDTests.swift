@@ -8,9 +8,8 @@ import Testing
 /// drives on and arrives at a STEER target. `lodestone serve` takes gpsd's fixes; the
 /// `lodestone regions` and `lodestone track` commands act on it. Every event is checked
 /// against the drive's design, and the exported GPX against GeographicLib's GeodSolve.
-@Suite(.serialized, .enabled(if: GPSDTools.problem == nil || SharedData.isInCI, "skipped: \(GPSDTools.problem ?? "")"))
-struct LocationGPSDTests {
-    let scratch = ScratchDirectory()
+/// Part of the serialized gpsd suite: two gpsfake runs at once starve each other on a busy machine.
+extension GPSDIntegrationTests {
     static let startLatitude = 47.0
     static let target = 1500.0, arrivalRadius = 25.0
 

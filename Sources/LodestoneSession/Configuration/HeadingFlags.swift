@@ -168,7 +168,7 @@ public enum HeadingFlags {
     public static func applyPosition(_ a: CommandLineArguments, to t: inout TrueNorth.Settings) throws(UsageError) {
         let lat = try a.double("lat", in: -90...90), lon = try a.double("lon", in: -180...360)
         guard (lat == nil) == (lon == nil) else { throw UsageError("--lat and --lon go together") }
-        let sources = ["gpsd", "position-log"].filter { a.string($0) != nil }.map { "--" + $0 } + (lat != nil ? ["--lat/--lon"] : [])
+        let sources = (lat != nil ? ["--lat/--lon"] : []) + ["gpsd", "position-log"].filter { a.string($0) != nil }.map { "--" + $0 }
         guard sources.count <= 1 else { throw UsageError("give one position source: \(sources.joined(separator: " or ")), not both") }
         if let lat, let lon {
             t.position = .fixed(latitude: lat, longitude: lon, height: try a.double("alt-m", in: HeadingConfiguration.heights) ?? 0)
