@@ -68,7 +68,7 @@ let package = Package(
             dependencies: ["LodestoneCore", "LodestoneLogs", "LodestoneSimulation", "LodestoneGeomagnetism",
                            "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneIIO", "LodestoneSimulatedBoard",
                            "LodestoneSteering", "LodestoneService", "LodestoneCommandLine", "LodestoneSession", "LodestoneHTTP",
-                           "LodestoneNetwork"],
+                           "LodestoneLocation", "LodestonePosition", "LodestoneNetwork"],
             path: "tools/lodestone"
         ),
         // libiio 0.24 (Debian libiio-dev) through pkg-config.
@@ -112,7 +112,7 @@ let package = Package(
             name: "LodestoneSessionTests",
             dependencies: ["LodestoneSession", "LodestoneCore", "LodestoneCalibration", "LodestoneCalibrationStore", "LodestoneCommandLine",
                            "LodestoneGeomagnetism", "LodestoneIIO", "LodestoneJSON", "LodestoneLogs", "LodestoneNetwork",
-                           "LodestonePosition", "LodestoneLocation", "LodestoneSimulation"]
+                           "LodestonePosition", "LodestoneLocation", "LodestoneSimulation", "LodestoneSteering", "LodestoneTestSupport"]
         ),
         .testTarget(name: "LodestoneCoreTests", dependencies: ["LodestoneCore", "LodestoneSimulation", "LodestoneTestSupport"]),
         .testTarget(name: "LodestoneSimulationTests", dependencies: ["LodestoneSimulation"]),
@@ -154,7 +154,7 @@ let package = Package(
             name: "LodestoneServiceTests",
             dependencies: ["LodestoneService", "LodestoneCore", "LodestoneJSON", "LodestoneLogs", "LodestoneSimulation", "LodestoneCalibrationStore",
                            "LodestoneGeomagnetism", "LodestoneSimulatedBoard", "LodestoneTestSupport", "LodestoneSession", "LodestoneNetwork",
-                           "LodestoneIIO", "LodestoneCommandLine", "lodestone", "lodestone-serve"]
+                           "LodestoneIIO", "LodestoneCommandLine", "LodestoneLocation", "lodestone", "lodestone-serve"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -33,11 +33,6 @@ public final class HeadingManager: Sendable {
         var stopRequested = false
         var stop: StopFlag?
         var cancelRead: (@Sendable () -> Void)?
-        var headingContinuations: [Int: AsyncStream<Heading>.Continuation] = [:]
-        var eventContinuations: [Int: AsyncStream<HeadingEvent>.Continuation] = [:]
-        var adviceContinuations: [Int: AsyncStream<SteeringAdvice>.Continuation] = [:]
-        var updateContinuations: [Int: AsyncStream<HeadingUpdate>.Continuation] = [:]
-        var nextID = 0
         var latest: Heading?
         var latestAdvice: SteeringAdvice?
         var notes: [String] = []
@@ -53,6 +48,10 @@ public final class HeadingManager: Sendable {
 
     let state: Mutex<State>
     let origin: Origin
+    let headingStreams = StreamFanOut<Heading>(keepingNewest: 256)
+    let updateStreams = StreamFanOut<HeadingUpdate>(keepingNewest: 256)
+    let eventStreams = StreamFanOut<HeadingEvent>(keepingNewest: 64)
+    let adviceStreams = StreamFanOut<SteeringAdvice>(keepingNewest: 64)
 
     /// The samples' origin: opened by the reader when it starts, or handed over.
     enum Origin: Sendable {
@@ -196,7 +195,7 @@ public final class HeadingManager: Sendable {
     /// A stream of delivered headings; starts updating if needed. It ends when updates
     /// stop or the source ends.
     public func headings() -> AsyncStream<Heading> {
-        let stream = subscribe(\.headingContinuations, keepingNewest: 256)
+        let stream = headingStreams.stream()
         startUpdatingHeading()
         return stream
     }
@@ -204,7 +203,7 @@ public final class HeadingManager: Sendable {
     /// A stream of delivered headings, each with the steering advice made for it (while
     /// steering toward ``steeringTarget`` with a known position); starts updating if needed.
     public func updates() -> AsyncStream<HeadingUpdate> {
-        let stream = subscribe(\.updateContinuations, keepingNewest: 256)
+        let stream = updateStreams.stream()
         startUpdatingHeading()
         return stream
     }
@@ -212,27 +211,13 @@ public final class HeadingManager: Sendable {
     /// A stream of events (calibration prompts, disturbances, true north, source faults);
     /// it ends after the source ended (`sourceEnded` or `sourceFailed`).
     public func events() -> AsyncStream<HeadingEvent> {
-        subscribe(\.eventContinuations, keepingNewest: 64)
+        eventStreams.stream()
     }
 
-    /// A stream of steering advice toward ``steeringTarget``; ends when updates stop.
+    /// A stream of steering advice toward ``steeringTarget``, with each delivered heading and
+    /// each new fix of a live position (steering follows the position too); ends when updates stop.
     public func steering() -> AsyncStream<SteeringAdvice> {
-        subscribe(\.adviceContinuations, keepingNewest: 64)
-    }
-
-    /// A new stream whose continuation is kept in `subscribers` until it terminates.
-    private func subscribe<Element>(_ subscribers: WritableKeyPath<State, [Int: AsyncStream<Element>.Continuation]> & Sendable,
-                                    keepingNewest limit: Int) -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
-        let id = state.withLock { s -> Int in
-            s.nextID += 1
-            s[keyPath: subscribers][s.nextID] = continuation
-            return s.nextID
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0[keyPath: subscribers].removeValue(forKey: id) }
-        }
-        return stream
+        adviceStreams.stream()
     }
 
     // MARK: Running
@@ -271,39 +256,48 @@ public final class HeadingManager: Sendable {
 
     /// Publishes an event to every event stream and the delegate.
     func post(_ event: HeadingEvent) {
-        let (continuations, delegate) = state.withLock { ($0.eventContinuations.values.map { $0 }, $0.delegate.value) }
-        for c in continuations { c.yield(event) }
+        eventStreams.yield(event)
+        let delegate = state.withLock { $0.delegate.value }
         delegate?.headingManager(self, didReceive: event)
     }
 
     /// Publishes a delivered heading and the advice made for it.
     func publish(_ heading: Heading, advice: SteeringAdvice?) {
-        let (headings, advices, updates, delegate) = state.withLock { s in
+        let delegate = state.withLock { s in
             s.latest = heading
             if let advice { s.latestAdvice = advice }
-            return (s.headingContinuations.values.map { $0 }, advice == nil ? [] : s.adviceContinuations.values.map { $0 },
-                    s.updateContinuations.values.map { $0 }, s.delegate.value)
+            return s.delegate.value
         }
-        for c in headings { c.yield(heading) }
-        for c in updates { c.yield(HeadingUpdate(heading: heading, advice: advice)) }
+        headingStreams.yield(heading)
+        updateStreams.yield(HeadingUpdate(heading: heading, advice: advice))
         delegate?.headingManager(self, didUpdate: heading)
-        guard let advice else { return }
-        for c in advices { c.yield(advice) }
+        if let advice { publish(advice, delegate: delegate) }
+    }
+
+    /// Publishes advice made for a new fix (between headings).
+    func publish(_ advice: SteeringAdvice) {
+        let delegate = state.withLock { s in
+            s.latestAdvice = advice
+            return s.delegate.value
+        }
+        publish(advice, delegate: delegate)
+    }
+
+    private func publish(_ advice: SteeringAdvice, delegate: (any HeadingManagerDelegate)?) {
+        adviceStreams.yield(advice)
         delegate?.headingManager(self, didUpdate: advice)
     }
 
     /// The reader ended: streams finish (the event streams only when the source ended by itself).
     func finish(ended: Bool) {
-        let (headings, advice, updates, events) = state.withLock { s in
+        state.withLock { s in
             s.running = false
             s.cancelRead = nil
-            return (s.headingContinuations.values.map { $0 }, s.adviceContinuations.values.map { $0 },
-                    s.updateContinuations.values.map { $0 }, ended ? s.eventContinuations.values.map { $0 } : [])
         }
-        for c in headings { c.finish() }
-        for c in advice { c.finish() }
-        for c in updates { c.finish() }
-        for c in events { c.finish() }
+        headingStreams.finish()
+        adviceStreams.finish()
+        updateStreams.finish()
+        if ended { eventStreams.finish() }
     }
 }
 

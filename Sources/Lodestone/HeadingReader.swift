@@ -64,7 +64,7 @@ struct HeadingReader {
             let notes = session.notes
             manager.state.withLock { $0.notes = notes }
             runner = SourceRunner(reader, settings: .init(pacing: pacing), clock: SystemClock(stop: stop), health: reader.health)
-            position = PositionFeed(settings.trueNorth.position)
+            position = try PositionFeed(settings.trueNorth.position)
             self.generation = generation
             if case .session(let s) = reader { session.start(wallClockStart: s.startWallClock) }
         }
@@ -86,7 +86,13 @@ struct HeadingReader {
         }
 
         private mutating func process(_ sample: SensorSample) {
+            let before = session.trueNorth.position
             _ = position?.deliver(to: &session)
+            if session.settings.trueNorth.position.isLive, session.trueNorth.position != before, session.trueNorth.position != nil,
+               let advice = steer(manager.heading) {
+                // Steering follows the position as well as the heading: a new fix gives advice at once.
+                manager.publish(advice)
+            }
             let heading = session.process(sample)
             if session.hasEvents {
                 for e in session.takeEvents() { manager.post(e) }
@@ -95,8 +101,8 @@ struct HeadingReader {
             manager.publish(heading, advice: steer(heading))
         }
 
-        /// Advice toward the target for a delivered heading, once the position is known.
-        private mutating func steer(_ heading: Heading) -> SteeringAdvice? {
+        /// Advice toward the target for a delivered heading (nil: none yet), once the position is known.
+        private mutating func steer(_ heading: Heading?) -> SteeringAdvice? {
             let (target, settings, generation) = manager.state.withLock { ($0.target, $0.steeringSettings, $0.steeringGeneration) }
             guard let target else {
                 advisor = nil
@@ -107,7 +113,7 @@ struct HeadingReader {
                 advisor = (generation, target, fresh)
             }
             guard let p = session.trueNorth.position, let here = try? GeoCoordinate(latitude: p.latitude, longitude: p.longitude) else { return nil }
-            return advisor!.advisor.advise(from: here, to: advisor!.target, heading: heading.trueHeading, groundSpeed: p.speed)
+            return advisor!.advisor.advise(from: here, to: advisor!.target, heading: heading?.trueHeading, groundSpeed: p.speed)
         }
 
         /// Settings changed by the caller: the session takes them (profiles read again when
@@ -121,7 +127,7 @@ struct HeadingReader {
                 : try SessionCalibration.load(settings.calibration, for: devices)
             if settings.trueNorth.position != session.settings.trueNorth.position {
                 position?.close()
-                position = PositionFeed(settings.trueNorth.position)
+                position = try PositionFeed(settings.trueNorth.position)
             }
             session.reconfigure(settings: settings, calibration: calibration)
         }

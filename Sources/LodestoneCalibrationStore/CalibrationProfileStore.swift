@@ -95,25 +95,15 @@ public struct CalibrationProfileStore: Sendable {
     }
 
     private static func read(_ path: String) throws(CalibrationFileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw CalibrationFileError(path: path, .cannotRead(errno)) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw CalibrationFileError(path: path, .cannotRead(errno)) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw CalibrationFileError(path: path, .notAFile) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CalibrationFileError(path: path, .cannotRead(errno))
+        do {
+            return try FileBytes.read(path, limit: maximumFileSize)
+        } catch {
+            switch error {
+            case .cannotRead(let code): throw CalibrationFileError(path: path, .cannotRead(code))
+            case .tooLarge(let bytes, _): throw CalibrationFileError(path: path, .tooLarge(bytes: bytes))
+            case .notAFile: throw CalibrationFileError(path: path, .notAFile)
             }
-            if n == 0 { break }
-            out.append(contentsOf: chunk[0..<n])
-            if out.count > maximumFileSize { throw CalibrationFileError(path: path, .tooLarge(bytes: out.count)) }
         }
-        return out
     }
 
     // MARK: Writing

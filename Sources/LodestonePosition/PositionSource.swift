@@ -12,8 +12,8 @@ public enum PositionUpdate: Equatable, Sendable {
     case message(String)
 }
 
-/// Where positions come from: gpsd, a fixed position, or (later) a replayed
-/// track. Polled without blocking, so that a sample loop, the service's event
+/// Where positions come from: gpsd, a fixed position, or a replayed NMEA log or
+/// GPX track. Polled without blocking, so that a sample loop, the service's event
 /// loop or a test can drive it at its own pace.
 public protocol PositionSource {
     /// For messages: `gpsd at localhost:2947`, `the configured position`.
@@ -22,13 +22,23 @@ public protocol PositionSource {
     mutating func poll(now: Double) -> [PositionUpdate]
     /// Stops: closes connections. The source is not used afterwards.
     mutating func close()
+    /// Whether the source has nothing more to give (a replay without a loop at its end).
+    var hasEnded: Bool { get }
 }
 
-/// A receiver that stands still: the same fix once every `interval` seconds,
-/// as a GNSS receiver reports. For tests and demos that need a live source.
+extension PositionSource {
+    /// Live sources never end by themselves.
+    public var hasEnded: Bool { false }
+}
+
+/// A receiver that stands still: the same position once every `interval`
+/// seconds, as a GNSS receiver reports, each fix stamped `interval` later than
+/// the one before (starting at the given fix's time), so that a consumer that
+/// refuses repeated times takes each one. For a board that does not move.
 public struct FixedPositionSource: PositionSource {
     public let fix: Location
     public let interval: Double
+    private var first: Double?
     private var next = -Double.infinity
 
     public init(_ fix: Location, interval: Double = 1) {
@@ -36,12 +46,16 @@ public struct FixedPositionSource: PositionSource {
         self.interval = interval
     }
 
-    public var name: String { "a fixed position source" }
+    public var name: String { "the configured position" }
 
     public mutating func poll(now: Double) -> [PositionUpdate] {
         guard now >= next else { return [] }
+        let start = first ?? now
+        first = start
+        var stamped = fix
+        stamped.timestamp += now - start
         next = now + interval
-        return [.fix(fix)]
+        return [.fix(stamped)]
     }
 
     public mutating func close() {}

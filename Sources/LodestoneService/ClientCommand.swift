@@ -11,6 +11,8 @@ public enum ClientCommand: Equatable, Sendable {
         public var headingFilter: Double?
         /// gpsd's keys, from a gpsd client; nil when there were none.
         public var gpsd: GPSDWatchRequest? = nil
+        /// The location half's keys (`ClientCommand+Location.swift`).
+        public var location = LocationWatch()
     }
 
     public struct Steer: Equatable, Sendable {
@@ -28,8 +30,10 @@ public enum ClientCommand: Equatable, Sendable {
     case steer(Steer?)
     case devices
     case version
+    case region(RegionRequest)
+    case track(TrackRequest)
 
-    public static let names = ["WATCH", "POLL", "STEER", "DEVICES", "VERSION"]
+    public static let names = ["WATCH", "POLL", "STEER", "DEVICES", "VERSION", "REGION", "TRACK"]
 
     /// A malformed or unknown command, with the text sent back in an ERROR object.
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
@@ -65,11 +69,11 @@ public enum ClientCommand: Equatable, Sendable {
         }
         switch name {
         case "WATCH":
-            let o = try object(argument, "WATCH", known: ["enable", "headingFilter"] + GPSDWatchRequest.keys, required: true)
+            let o = try object(argument, "WATCH", known: ["enable", "headingFilter"] + LocationWatch.keys + GPSDWatchRequest.keys, required: true)
             let enable = try bool(o, "enable", in: "WATCH") ?? true
             let filter = try number(o, "headingFilter", in: "WATCH")
             if let filter, !(filter >= 0) { throw Failure("?WATCH: headingFilter must be a number of degrees ≥ 0, not \(filter)") }
-            return .watch(Watch(enable: enable, headingFilter: filter, gpsd: try GPSDWatchRequest(o)))
+            return .watch(Watch(enable: enable, headingFilter: filter, gpsd: try GPSDWatchRequest(o), location: try LocationWatch(o)))
         case "POLL":
             try noArgument(argument, "POLL")
             return .poll
@@ -89,6 +93,10 @@ public enum ClientCommand: Equatable, Sendable {
             guard (-180...360).contains(lon) else { throw Failure("?STEER: lon must be between -180 and 360 degrees, not \(lon)") }
             return .steer(Steer(latitude: lat, longitude: lon, tolerance: try number(o, "tolerance", in: "STEER"),
                                 arrivalRadius: try number(o, "arrivalRadius", in: "STEER")))
+        case "REGION":
+            return .region(try RegionRequest(argument))
+        case "TRACK":
+            return .track(try TrackRequest(argument))
         case "":
             throw Failure("a command name follows '?', e.g. ?POLL;")
         default:
@@ -101,11 +109,11 @@ public enum ClientCommand: Equatable, Sendable {
         return try copy.withUTF8 { b in Result { () throws(Failure) in try parse(b) } }.get()
     }
 
-    private static func noArgument(_ argument: JSONValue?, _ name: String) throws(Failure) {
+    static func noArgument(_ argument: JSONValue?, _ name: String) throws(Failure) {
         guard argument == nil else { throw Failure("?\(name) takes no argument") }
     }
 
-    private static func object(_ argument: JSONValue?, _ name: String, known: [String], required: Bool) throws(Failure) -> [String: JSONValue] {
+    static func object(_ argument: JSONValue?, _ name: String, known: [String], required: Bool) throws(Failure) -> [String: JSONValue] {
         guard let argument else {
             if required { throw Failure("?\(name) needs a JSON object, e.g. ?\(name)={…};") }
             return [:]
@@ -117,13 +125,13 @@ public enum ClientCommand: Equatable, Sendable {
         return o
     }
 
-    private static func number(_ o: [String: JSONValue], _ key: String, in name: String) throws(Failure) -> Double? {
+    static func number(_ o: [String: JSONValue], _ key: String, in name: String) throws(Failure) -> Double? {
         guard let v = o[key] else { return nil }
         guard let n = v.numberValue else { throw Failure("?\(name): \(key) must be a number, not \(v.typeName)") }
         return n
     }
 
-    private static func bool(_ o: [String: JSONValue], _ key: String, in name: String) throws(Failure) -> Bool? {
+    static func bool(_ o: [String: JSONValue], _ key: String, in name: String) throws(Failure) -> Bool? {
         guard let v = o[key] else { return nil }
         guard let b = v.boolValue else { throw Failure("?\(name): \(key) must be true or false, not \(v.typeName)") }
         return b

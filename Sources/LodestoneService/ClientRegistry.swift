@@ -61,7 +61,7 @@ final class ClientRegistry {
 
     /// Whether any client needs the sensors read: a watcher or a pending poll.
     var wantSamples: Bool {
-        clients.contains { !$0.closing && ($0.watching || $0.pollDeadline != nil) }
+        clients.contains { !$0.closing && (($0.watching && $0.location.headings) || $0.pollDeadline != nil) }
     }
 
     var watcherCount: Int { clients.reduce(0) { $0 + ($1.watching && !$1.closing ? 1 : 0) } }
@@ -84,16 +84,18 @@ final class ClientRegistry {
     }
 
     /// Sends the POLL answer (with the HEADING in `headingLine` when given) and clears the poll.
-    func answerPoll(_ c: ClientSession, wall: Double, headingLine: UnsafeBufferPointer<UInt8>?) {
+    func answerPoll(_ c: ClientSession, wall: Double, headingLine: UnsafeBufferPointer<UInt8>?, settled: Bool) {
         replyLine.removeAll()
-        ProtocolMessages.poll(replyLine, time: wall, active: watcherCount, headingLine: headingLine)
+        ProtocolMessages.poll(replyLine, time: wall, active: watcherCount, headingLine: headingLine, settled: settled)
         c.pollDeadline = nil
         _ = c.send(replyLine.bytes)
     }
 
-    /// Answers polls that waited too long with an ERROR saying why.
-    func expirePolls(now: Double, why: String?) {
+    /// Answers polls that waited too long: with the latest heading, unsettled, when `answer`
+    /// has one, else an ERROR saying why.
+    func expirePolls(now: Double, why: String?, answer: (ClientSession) -> Bool) {
         for c in clients where c.pollDeadline.map({ $0 <= now }) == true {
+            if answer(c) { continue }
             c.pollDeadline = nil
             let text = why ?? "the sensors gave no heading in \(Int(Self.pollTimeout)) s"
             reply(c) { ProtocolMessages.error($0, "?POLL: no heading: \(text)") }

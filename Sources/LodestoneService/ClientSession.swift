@@ -25,6 +25,8 @@ final class ClientSession {
     var steering: ClientSteering?
     /// Orders the clients' `?STEER` requests: the live view shows the latest one's advice.
     var steeringOrder = 0
+    /// The location half: LOCATION, REGION and TRACK objects, desiredAccuracy, distanceFilter.
+    var location = ClientLocation()
     /// Monotonic deadline of an unanswered `?POLL;`; the poll claims the sensors until then.
     var pollDeadline: Double?
     /// The socket failed or the peer closed: the event loop closes it.

@@ -27,10 +27,12 @@ struct ClientSteering {
         text.replacing("aheadTolerance", with: "tolerance")
     }
 
-    /// Encodes a STEER object for `heading`; false (nothing written) without a position.
-    mutating func encode(into j: JSONLineBuilder, heading: Heading, position: Location?, time: Double) -> Bool {
-        guard let p = position, let from = try? GeoCoordinate(latitude: p.latitude, longitude: p.longitude) else { return false }
-        let advice = advisor.advise(from: from, to: target, heading: heading.trueHeading, groundSpeed: p.speed)
+    /// Encodes a STEER object for `heading` (nil: none fresh enough) at `position`, and after
+    /// it, on the one update that reaches the target, a `steerArrived` EVENT with the final
+    /// distance. False (nothing written) without a position.
+    mutating func encode(into j: JSONLineBuilder, heading: Heading?, position: Location?, time: Double) -> Bool {
+        guard let p = position, let from = p.coordinate else { return false }
+        let advice = advisor.advise(from: from, to: target, heading: heading?.trueHeading, groundSpeed: p.speed)
         j.beginObject()
         j.string("class", "STEER")
         j.time("time", unixSeconds: time)
@@ -39,14 +41,35 @@ struct ClientSteering {
         j.bearing("bearing", advice.bearing, decimals: 3)
         j.bearing("finalBearing", advice.finalBearing, decimals: 3)
         j.number("distance", advice.distance, decimals: 2)
-        j.bearing("trueHeading", heading.trueHeading, decimals: 3)
+        j.bearing("trueHeading", heading?.trueHeading, decimals: 3)
         j.signedAngle("delta", advice.delta, decimals: 3)
         j.string("turn", advice.turn?.rawValue)
+        j.string("turnAroundSide", advice.turnAroundSide?.rawValue)
         j.bool("arrived", advice.arrived)
+        j.bool("justArrived", advice.justArrived)
         j.number("eta", advice.eta, decimals: 1)
         j.number("speed", p.speed, decimals: 3)
         j.bearing("course", p.course, decimals: 2)
         j.endObject()
+        if advice.justArrived { arrived(into: j, distance: advice.distance, time: time) }
         return true
+    }
+
+    /// `{"class":"EVENT","event":"steerArrived","reason":"withinArrivalRadius","distance":M,…}`.
+    private func arrived(into j: JSONLineBuilder, distance: Double, time: Double) {
+        j.beginObject()
+        j.string("class", "EVENT")
+        j.time("time", unixSeconds: time)
+        j.string("event", "steerArrived")
+        j.string("reason", "withinArrivalRadius")
+        j.string("detail", "arrived: \(Self.metres(distance)) m from the target, within the arrival radius of \(Self.metres(advisor.settings.arrivalRadius)) m")
+        j.number("distance", distance, decimals: 2)
+        j.endObject()
+    }
+
+    private static func metres(_ v: Double) -> String {
+        let j = JSONLineBuilder(capacity: 32)
+        j.appendNumber(v, decimals: 1)
+        return j.text
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import LodestoneCalibrationStore
 import LodestoneCore
 import LodestoneLogs
 import LodestoneNetwork
@@ -52,7 +53,7 @@ extension ServiceConfiguration {
     /// Applies a parsed config object on top of `self`.
     public func applying(json: JSONValue, baseDirectory: String = ".") throws(ConfigurationError) -> ServiceConfiguration {
         var c = self
-        let root = try ConfigurationKeys(json, path: "", known: HeadingConfiguration.jsonKeys + Self.serviceKeys)
+        let root = try ConfigurationKeys(json, path: "", known: HeadingConfiguration.jsonKeys + Self.serviceKeys + Self.locationKeys)
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : baseDirectory + "/" + p }
         try c.heading.apply(root, resolve: resolve)
         if root["socket"] != nil { c.socketPath = try root.optionalString("socket").map(resolve) }
@@ -64,6 +65,7 @@ extension ServiceConfiguration {
         if let nmea = root["nmea"] { try c.applyNMEA(nmea) }
         if let dbus = root["dbus"] { try c.applyDBus(dbus) }
         if let http = root["http"] { try c.applyHTTP(http) }
+        try c.applyLocation(root, resolve: resolve)
         if let limits = root["limits"] {
             let l = try ConfigurationKeys(limits, path: "limits", known: ["maxClients", "maxNetworkClients", "maxLineLength", "clientQueueBytes", "idleTimeout"])
             if let v = try l.integer("maxClients") { c.limits.maxClients = v }
@@ -108,46 +110,24 @@ extension ServiceConfiguration {
     }
 }
 
-/// Small whole-file reads (config files, calibration profiles).
+/// Small whole-file reads of text (config files).
 enum FileText {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Reads a regular file; anything else (a FIFO, a device, a directory) is refused
-    /// without waiting for it (issue 13: a FIFO as `--config` blocked for ever).
+    /// Reads a regular UTF-8 file (``FileBytes``: a FIFO, a device or a directory is
+    /// refused without waiting for it).
     static func read(_ path: String, limit: Int) throws(Failure) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw Failure(description: String(cString: strerror(errno))) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "not a regular file (\(FileText.kind(st.st_mode)))") }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Failure(description: String(cString: strerror(errno)))
-            }
-            if n == 0 { break }
-            data.append(contentsOf: chunk[0..<n])
-            guard data.count <= limit else { throw Failure(description: "larger than \(limit) bytes; is it the right file?") }
+        let data: [UInt8]
+        do {
+            data = try FileBytes.read(path, limit: limit)
+        } catch {
+            throw Failure(description: error.description)
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw Failure(description: "not UTF-8 text")
         }
         return text
-    }
-
-    static func kind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFIFO: return "a FIFO"
-        case S_IFDIR: return "a directory"
-        case S_IFCHR, S_IFBLK: return "a device"
-        case S_IFSOCK: return "a socket"
-        default: return "not a plain file"
-        }
     }
 }

@@ -46,6 +46,9 @@ public final class HeadingService {
     private var refusals = ThrottledWarning()
     private var nmea: NMEAOutput
     private var gpsd: GPSDClient?
+    /// A position source the loop polls: a replayed log, or a fixed position for the location half.
+    private var polledPosition: (any PositionSource)?
+    private var reportedPositionEnd = false
     private let notifier = SystemdNotifier()
     private var nextTick = 0.0
     private var nextWatchdog = 0.0
@@ -70,17 +73,21 @@ public final class HeadingService {
         let heading = configuration.heading
         let source = try SessionSources.open(heading.source, fusion: heading.session.estimator.fusion)
         let session: HeadingSession
+        let location: LocationService
         do {
             try heading.session.check(hasGyroscope: source.hasGyroscope)
             session = try HeadingSession(settings: heading.session, devices: source.calibrationDevices, saving: .byHost)
+            location = try LocationService(configuration.location)
+            if case .gpsd = heading.position {} else { polledPosition = try heading.position.makeLocationSource(wallClock: Clock.wall()) }
         } catch {
             source.release()
             throw error
         }
         for note in session.notes { log.info(note) }
+        if location.regionsProblem != nil { log.error(location.regionsNote) } else { log.info(location.regionsNote) }
         let sampleWake = try WakePipe.make()
         listenerOutputs = ListenerOutputs(sampleWake: sampleWake)
-        hub = Hub(HubState(release: release, session: session, configuration: configuration, listeners: listenerOutputs))
+        hub = Hub(HubState(release: release, session: session, location: location, configuration: configuration, listeners: listenerOutputs))
         loopWake = try WakePipe.make()
         runner = SampleRunner(hub: hub, loopWake: loopWake, wake: sampleWake, source: source, log: log)
         signals = try SignalPipe()
@@ -116,6 +123,7 @@ public final class HeadingService {
             if now >= nextTick { tick(now: now) }
             position(gpsd?.tick(now: now)) // reconnect attempts follow their own back-off, not the 1 s tick
             var deadline = nextTick
+            if polledPosition != nil { deadline = min(deadline, pollPosition(now: now)) }
             if nmea.hasConsumers { deadline = min(deadline, nmea.tick(now: now) { hub.withLock { $0.processing.latestHeadingAndTilt(now: now) } }) }
             if let poll = hub.withLock({ $0.clients.earliestPollDeadline }) {
                 if poll <= now { hub.withLock { $0.expirePolls(now: now) } } else { deadline = min(deadline, poll) }
@@ -147,6 +155,7 @@ public final class HeadingService {
                 }
             }
             closeFailedClients()
+            saveRegions()
             let (fatal, ended) = hub.withLock { ($0.status.fatalError, $0.status.sourceEnded) }
             if let fatal { return shutdown(.failed(fatal)) }
             if ended { return shutdown(.sourceEnded) }
@@ -195,21 +204,56 @@ public final class HeadingService {
         }
     }
 
-    /// Hands gpsd's updates to the session (under the lock) and logs what people should know.
+    /// Hands the position source's updates to both halves (under the lock) and logs what people should know.
     private func position(_ updates: [PositionUpdate]?) {
-        guard let updates, !updates.isEmpty, let endpoint = gpsd?.endpoint else { return }
-        for u in updates {
-            switch u {
-            case .link(let problem?): log.warning("gpsd at \(endpoint): \(problem); retrying (back-off up to 30 s)")
-            case .link(nil): log.info("connected to gpsd at \(endpoint)")
-            case .message(let text): log.warning(text)
-            case .fix, .fixLost: break
+        guard let updates, !updates.isEmpty else { return }
+        if let endpoint = gpsd?.endpoint {
+            for u in updates {
+                switch u {
+                case .link(let problem?): log.warning("gpsd at \(endpoint): \(problem); retrying (back-off up to 30 s)")
+                case .link(nil): log.info("connected to gpsd at \(endpoint)")
+                case .message(let text): log.warning(text)
+                case .fix, .fixLost: break
+                }
             }
         }
-        let events = hub.withLock { s -> [HeadingEvent] in
-            updates.flatMap { s.positionUpdated($0, wall: Clock.wall()) }
+        let wall = Clock.wall(), now = Clock.monotonic()
+        let heading = configuration.heading.position
+        let (events, messages) = hub.withLock { s -> ([HeadingEvent], [String]) in
+            let events = heading.isLive ? updates.flatMap { s.positionUpdated($0, wall: wall) } : []
+            return (events, s.locationUpdated(updates, wall: wall, now: now))
         }
         logTrueNorth(events)
+        for m in messages where gpsd == nil { log.warning(m) }
+    }
+
+    /// Polls the replayed or fixed position source; returns when to poll next.
+    private func pollPosition(now: Double) -> Double {
+        guard var source = polledPosition else { return .infinity }
+        let updates = source.poll(now: now)
+        polledPosition = source
+        position(updates)
+        if source.hasEnded, !reportedPositionEnd {
+            reportedPositionEnd = true
+            log.notice("\(source.name) has no more fixes")
+            hub.withLock { $0.locationSourceEnded(source.name, wall: Clock.wall()) }
+        }
+        return source.hasEnded ? .infinity : now + PositionFeed.interval
+    }
+
+    /// Writes the regions after a change, outside the lock; a failure is logged and told to
+    /// region watchers, and the regions stay in force in memory.
+    private func saveRegions() {
+        guard let (regions, path, settings) = hub.withLock({ $0.location.takeRegionsToSave() }) else { return }
+        do {
+            try RegionFile.save(regions, to: path, settings: settings)
+        } catch {
+            log.error("\(error); the regions stay in force until the service stops")
+            let event = ServiceEvent("regionsNotSaved", reason: "writeFailed", "\(error)")
+            hub.withLock { s in
+                for c in s.clients.clients where c.watching && c.location.regions { s.clients.reply(c) { ProtocolMessages.event($0, event, time: Clock.wall()) } }
+            }
+        }
     }
 
     private func logTrueNorth(_ events: [HeadingEvent]) {
@@ -380,7 +424,17 @@ public final class HeadingService {
         if new.heading.position != old.heading.position {
             gpsd?.close()
             gpsd = nil
-            if case .gpsd(let e) = new.heading.position { gpsd = GPSDClient(endpoint: e) }
+            polledPosition = nil
+            reportedPositionEnd = false
+            if case .gpsd(let e) = new.heading.position {
+                gpsd = GPSDClient(endpoint: e)
+            } else {
+                do {
+                    polledPosition = try new.heading.position.makeLocationSource(wallClock: Clock.wall())
+                } catch {
+                    log.error("SIGHUP: \(error); no position until it is fixed")
+                }
+            }
         }
         let notes = hub.withLock { s -> [String] in
             if let calibration { s.processing.session.reconfigure(settings: new.heading.session, calibration: calibration) }
@@ -389,7 +443,8 @@ public final class HeadingService {
             s.clients.limits = new.limits
             s.status.configuration = new.heading
             if sourceChanged { s.status.sourceGeneration += 1 }
-            return calibration == nil ? [] : s.processing.session.notes
+            s.location.reload(new.location)
+            return (calibration == nil ? [] : s.processing.session.notes) + [s.location.regionsNote]
         }
         if sourceChanged { runner.wake.signal() }
         for note in notes { log.info(note) }
@@ -415,6 +470,7 @@ public final class HeadingService {
             log.error(e.description)
         }
         saveCalibrationUpdates()
+        saveRegions()
         listeners.closeAll()
         nmea.closeAll()
         gpsd?.close()

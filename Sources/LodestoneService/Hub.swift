@@ -29,12 +29,15 @@ final class HubState {
     let release: String
     let processing: SampleProcessing
     let clients: ClientRegistry
+    /// Positions, regions and the track (`HubLocation.swift`, `LocationCommands.swift`).
+    let location: LocationService
     var status: ServiceStatus
     /// NMEA output has consumers (TCP clients or a serial device).
     var nmeaDemand = false
 
-    init(release: String, session: HeadingSession, configuration: ServiceConfiguration, listeners: ListenerOutputs) {
+    init(release: String, session: HeadingSession, location: LocationService, configuration: ServiceConfiguration, listeners: ListenerOutputs) {
         self.release = release
+        self.location = location
         processing = SampleProcessing(session: session, listeners: listeners)
         clients = ClientRegistry(limits: configuration.limits, defaultHeadingFilter: configuration.heading.session.headingFilter)
         status = ServiceStatus(configuration: configuration.heading)
@@ -119,6 +122,8 @@ final class HubState {
 
     /// Answers polls that waited too long.
     func expirePolls(now: Double) {
-        clients.expirePolls(now: now, why: status.sourceProblem?.detail)
+        clients.expirePolls(now: now, why: status.sourceProblem?.detail) { c in
+            processing.answerPoll(c, clients: clients, now: now, wall: Clock.wall(), settled: false)
+        }
     }
 }

@@ -1,7 +1,8 @@
 import LodestoneCore
 import LodestoneLogs
 
-/// Client commands: the protocol's `?WATCH`, `?POLL`, `?DEVICES`, `?STEER` and `?VERSION`.
+/// Client commands: the protocol's `?WATCH`, `?POLL`, `?DEVICES`, `?STEER` and `?VERSION`
+/// (`?REGION` and `?TRACK` in `LocationCommands.swift`).
 extension HubState {
     /// Handles bytes read from a client: splits lines, runs commands, answers.
     func received(_ bytes: UnsafeRawBufferPointer, from c: ClientSession, wall: Double, now: Double) {
@@ -41,10 +42,20 @@ extension HubState {
             clients.reply(c) { ProtocolMessages.event($0, ServiceEvent("steerStopped", reason: "clientRequest", "steering stopped at the client's request"), time: wall) }
         case .steer(let request?):
             steer(request, for: c, wall: wall, now: now)
+        case .region(let request):
+            region(request, for: c)
+        case .track(let request):
+            track(request, for: c, wall: wall)
         }
     }
 
     private func watch(_ w: ClientCommand.Watch, for c: ClientSession, wall: Double) {
+        do {
+            try c.location.apply(w.location, wasWatching: c.watching)
+        } catch {
+            clients.reply(c) { ProtocolMessages.error($0, error.message) }
+            return
+        }
         if let request = w.gpsd {
             c.gpsd = GPSDWatch(request)
         } else if w.headingFilter != nil {
@@ -61,7 +72,7 @@ extension HubState {
             gpsdWatch(gpsd, enable: w.enable, threshold: threshold, for: c, wall: wall)
             return
         }
-        clients.reply(c) { ProtocolMessages.watch($0, enable: w.enable, headingFilter: threshold) }
+        clients.reply(c) { ProtocolMessages.watch($0, enable: w.enable, headingFilter: threshold, location: c.location) }
         guard w.enable else { return }
         let trueNorth = ServiceEvent(processing.session.trueNorth.status)
         clients.reply(c) { ProtocolMessages.event($0, trueNorth, time: wall) }
@@ -99,6 +110,11 @@ extension HubState {
             return
         }
         processing.sendFirstSteer(c, now: now, wall: wall)
+        if !c.watching {
+            let event = ServiceEvent("steerUnavailable", reason: "notWatching",
+                                     #"STEER objects follow the HEADING and LOCATION objects of a watching client: send ?WATCH={"enable":true}; (add "heading":false,"location":true to steer by position alone, without the sensors)"#)
+            clients.reply(c) { ProtocolMessages.event($0, event, time: wall) }
+        }
         if processing.session.trueNorth.position == nil {
             let t = processing.session.trueNorth.status
             let event = ServiceEvent("steerUnavailable", reason: t.reason.rawValue, "no position yet: STEER objects follow once it is known (\(t.detail))")

@@ -7,7 +7,9 @@ import LodestoneSession
 public enum ProtocolMessages {
     public static let protocolMajor = 1
     /// 1.1: HEADING's pitch, roll and expectedField; gpsd's keys in VERSION; gpsd clients (GPSDWatch).
-    public static let protocolMinor = 1
+    /// 1.2: the location half (LOCATION, REGION(S), TRACK(POINTS), ?REGION, ?TRACK, the
+    /// location keys of ?WATCH, STEER on fixes, settled in POLL).
+    public static let protocolMinor = 2
 
     static func version(_ j: JSONLineBuilder, release: String) {
         j.beginObject()
@@ -90,20 +92,27 @@ public enum ProtocolMessages {
         j.endObject()
     }
 
-    static func watch(_ j: JSONLineBuilder, enable: Bool, headingFilter: Double) {
+    static func watch(_ j: JSONLineBuilder, enable: Bool, headingFilter: Double, location: ClientLocation) {
         j.beginObject()
         j.string("class", "WATCH")
         j.bool("enable", enable)
         j.number("headingFilter", headingFilter, decimals: 3)
+        j.bool("heading", location.headings)
+        j.bool("location", location.locations)
+        j.number("distanceFilter", location.delivery.distanceFilter, decimals: 3)
+        j.number("desiredAccuracy", location.delivery.desiredAccuracy.isFinite ? location.delivery.desiredAccuracy : nil, decimals: 3)
+        j.bool("regions", location.regions)
+        j.bool("track", location.track)
         j.endObject()
     }
 
-    /// `{"class":"POLL","time":…,"active":N,"heading":{HEADING object}|null}`.
-    static func poll(_ j: JSONLineBuilder, time: Double, active: Int, headingLine: UnsafeBufferPointer<UInt8>?) {
+    /// `{"class":"POLL","time":…,"active":N,"settled":BOOL,"heading":{HEADING object}|null}`.
+    static func poll(_ j: JSONLineBuilder, time: Double, active: Int, headingLine: UnsafeBufferPointer<UInt8>?, settled: Bool) {
         j.beginObject()
         j.string("class", "POLL")
         j.time("time", unixSeconds: time)
         j.integer("active", active)
+        j.bool("settled", settled)
         if let line = headingLine, line.count > 1 {
             // The HEADING object as it was sent, without its newline.
             j.raw("heading", String(decoding: UnsafeBufferPointer(rebasing: line[0..<(line.count - 1)]), as: UTF8.self))

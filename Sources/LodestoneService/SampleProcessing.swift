@@ -16,6 +16,8 @@ final class SampleProcessing {
     private(set) var latestWall = 0.0
     private(set) var latestMonotonic = -Double.infinity
     private(set) var samplesProcessed = 0
+    /// Whether the estimator's start-up transient is over, for `?POLL`.
+    private(set) var settling = HeadingSettling()
     private let line = JSONLineBuilder(capacity: 4096)
     private let steerLine = JSONLineBuilder(capacity: 4096)
     private let liveLine = JSONLineBuilder(capacity: 4096)
@@ -39,6 +41,7 @@ final class SampleProcessing {
     /// (the old state is stale), from the wall clock of the next sample.
     func resume() {
         session.start(wallClockStart: nil)
+        settling.restart()
         latest = nil
     }
 
@@ -78,6 +81,7 @@ final class SampleProcessing {
             return outcome
         }
         let heading = session.complete(estimate)
+        let settled = settling.observe(heading)
         latest = heading
         latestWall = wall
         latestMonotonic = now
@@ -86,7 +90,7 @@ final class SampleProcessing {
         var context: GPSDMessages.Context?
         gpsd.begin()
         for c in clients.clients where !c.closing {
-            if c.watching {
+            if c.watching && c.location.headings {
                 anyDemand = true
                 var delivered = false
                 if c.gpsd != nil {
@@ -110,12 +114,12 @@ final class SampleProcessing {
                 }
                 if delivered, c.steering != nil, sendSteer(c, heading: heading, wall: wall, gather: gather) { outcome.wakeLoop = true }
             }
-            if c.pollDeadline != nil {
+            if c.pollDeadline != nil, settled {
                 if !encoded {
                     encodeHeading(heading, wall: wall)
                     encoded = true
                 }
-                clients.answerPoll(c, wall: wall, headingLine: line.bytes)
+                clients.answerPoll(c, wall: wall, headingLine: line.bytes, settled: true)
                 if c.closing { outcome.wakeLoop = true }
             }
         }
@@ -187,18 +191,21 @@ final class SampleProcessing {
         latestHeading(now: now, maximumAge: 1).map { ($0, attitude($0).tilt) }
     }
 
-    /// Answers a `?POLL` at once with the latest heading when it is fresh; false when there is none.
-    func answerPoll(_ c: ClientSession, clients: ClientRegistry, now: Double, wall: Double) -> Bool {
-        guard let h = latestHeading(now: now, maximumAge: 1) else { return false }
+    /// Answers a `?POLL` with the latest heading when it is fresh and settled (or, with
+    /// `settled` false, when the wait for a settled one timed out); false when there is none.
+    func answerPoll(_ c: ClientSession, clients: ClientRegistry, now: Double, wall: Double, settled: Bool = true) -> Bool {
+        guard let h = latestHeading(now: now, maximumAge: 1), !settled || settling.isSettled else { return false }
         line.removeAll()
         ProtocolMessages.heading(line, h, attitude: attitude(h), time: latestWall, motion: motion)
-        clients.answerPoll(c, wall: wall, headingLine: line.bytes)
+        clients.answerPoll(c, wall: wall, headingLine: line.bytes, settled: settled)
         return true
     }
 
-    /// Sends `c` its first STEER at once, from the latest heading when it is fresh.
+    /// Sends `c` its first STEER at once when the position is known, with the latest heading
+    /// when it is fresh (else `trueHeading` and `delta` are null).
     func sendFirstSteer(_ c: ClientSession, now: Double, wall: Double) {
-        guard let h = latestHeading(now: now, maximumAge: 1), !c.closing else { return }
+        guard !c.closing else { return }
+        let h = latestHeading(now: now, maximumAge: 1)
         steerLine.removeAll()
         if c.steering!.encode(into: steerLine, heading: h, position: session.trueNorth.position, time: wall) {
             _ = c.send(steerLine.bytes)

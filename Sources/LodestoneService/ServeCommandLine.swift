@@ -24,11 +24,12 @@ public enum ServeCommandLine {
         Serves headings to clients over a Unix socket (default \(ServiceConfiguration.defaultSocketPath))
         and optionally TCP, with gpsd's style of protocol (see PROTOCOL.md):
           ?WATCH={"enable":true,"headingFilter":5};   stream HEADING objects
-          ?POLL;  ?DEVICES;  ?VERSION;  ?STEER={"lat":52.5,"lon":13.4};
+          ?WATCH={"enable":true,"heading":false,"location":true,"distanceFilter":10};
+          ?POLL;  ?DEVICES;  ?VERSION;  ?STEER={"lat":52.5,"lon":13.4};  ?REGION;  ?TRACK;
         gpsd's clients (gpspipe, cgps, Python's gps) read ATT objects from a TCP listener such as
         --listen localhost:2947. --dbus offers the compass to GeoClue as iio-sensor-proxy does;
         --http 127.0.0.1:8080 serves a live web view. The sensors are read only while someone
-        watches (a client, an NMEA consumer, a D-Bus claim, a browser).
+        watches headings (a client, an NMEA consumer, a D-Bus claim, a browser).
 
         Sources: --source iio (default; libiio, --uri/--magn/--accel/--gyro/--mode/--rate/
         --board-rotation), --source replay:FILE (--loop, --speed X or max), or
@@ -55,6 +56,7 @@ public enum ServeCommandLine {
         .value("http", "HOST:PORT", "Live web view (loopback if no host; port 0 picks a free one; 'none' for off)."),
         .flag("dbus", "Offer the compass on D-Bus as iio-sensor-proxy does (net.hadess.SensorProxy)."),
         .value("dbus-address", "ADDRESS", "D-Bus bus for --dbus (default the system bus), e.g. unix:path=/tmp/bus."),
+        .value("regions-file", "PATH", "Where monitored regions are saved (default \(ServiceConfiguration.Location.defaultRegionsFile) in the working directory), or 'none' to keep them in memory only."),
         .flag("verbose", short: "v", "Log debug messages too."),
     ]
 
@@ -123,5 +125,6 @@ public enum ServeCommandLine {
             c.dbus.enable = true
             c.dbus.compass.bus = .address(v)
         }
+        if let v = a.string("regions-file") { c.location.regionsFile = v == "none" ? nil : v }
     }
 }

@@ -64,12 +64,15 @@ public struct ServiceConfiguration: Hashable, Sendable {
     public var dbus = DBus()
     /// The live view; nil when off (the default).
     public var http: HTTPServerSettings?
+    /// Regions and tracks (`LocationConfiguration.swift`).
+    public var location = Location()
 
     public init() {}
 
     /// Checks values that depend on each other and ranges not checked while parsing.
     public func validate() throws(ConfigurationError) {
         try heading.validate()
+        try location.validate()
         if let path = socketPath {
             guard !path.isEmpty else { throw ConfigurationError(key: "socket", "must be a path, or null for no Unix socket") }
             guard path.utf8.count < 108 else { throw ConfigurationError(key: "socket", "the path is \(path.utf8.count) bytes; a Unix socket path must be shorter than 108") }

@@ -19,12 +19,9 @@ public enum BearingRounding {
     }
 
     /// `degrees` rounded half away from zero to `decimals` (0…9) places, then wrapped
-    /// into [0, 360): the number to print, which never reads 360.
+    /// into [0, 360): the number to print, which never reads 360 (``Angle/rounded360(_:decimals:)``).
     public static func rounded(_ degrees: Double, decimals: Int) -> Double {
-        var unit = 1.0
-        for _ in 0..<max(0, min(9, decimals)) { unit *= 10 }
-        let rounded = (Angle.normalized360(degrees) * unit).rounded(.toNearestOrAwayFromZero) / unit
-        return rounded >= 360 ? 0 : rounded + 0
+        Angle.rounded360(degrees, decimals: decimals)
     }
 
     /// A signed difference of directions (a turn) rounded to `decimals` places, then wrapped

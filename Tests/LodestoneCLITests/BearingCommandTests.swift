@@ -146,4 +146,10 @@ import Testing
         guard n > 0 else { return nil }
         return String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").first.map(String.init)
     }
+
+    /// A target a hair west of due north: the bearing is 359.999994°, printed as 0.000, never 360.000.
+    @Test func aBearingJustWestOfNorthNeverPrintsAs360() throws {
+        let r = try CommandRunner.run(["bearing", "--from", "0,0", "--to", "10,-0.000001"])
+        #expect(r.stdout.hasPrefix("bearing 0.000° (true)"), "\(r.stdout)")
+    }
 }

@@ -21,6 +21,6 @@ import Testing
     @Test func unknownBenchmarksAreRefused() throws {
         let r = try CommandRunner.run(["bench", "--only", "core"])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("unknown benchmark 'core'; use calibration, geomag, iio, pipeline, replay, serve"), "\(r.stderr)")
+        #expect(r.stderr.contains("unknown benchmark 'core'; use calibration, geomag, iio, pipeline, place, replay, serve"), "\(r.stderr)")
     }
 }

@@ -26,4 +26,12 @@ import LodestoneCore
         #expect(WallClockTime.parse("2025-13-01") == nil)
         #expect(WallClockTime.parse("yesterday") == nil)
     }
+
+    /// What is printed is rounded first, then wrapped: never 360.
+    @Test func rounded360NeverReads360() {
+        #expect(Angle.rounded360(359.9996, decimals: 3) == 0)
+        #expect(Angle.rounded360(359.9994, decimals: 3) == 359.999)
+        #expect(Angle.rounded360(-0.0004, decimals: 3) == 0 && Angle.rounded360(-0.0004, decimals: 3).sign == .plus)
+        #expect(Angle.rounded360(720.25, decimals: 1) == 0.3 && Angle.rounded360(-90, decimals: 0) == 270)
+    }
 }

@@ -37,12 +37,12 @@ import Testing
 
     @Test(arguments: [
         ("WATCH", "a command starts with '?', e.g. ?WATCH={\"enable\":true};"),
-        ("?FOO;", "unknown command ?FOO; known: ?WATCH ?POLL ?STEER ?DEVICES ?VERSION"),
+        ("?FOO;", "unknown command ?FOO; known: ?WATCH ?POLL ?STEER ?DEVICES ?VERSION ?REGION ?TRACK"),
         ("?watch;", "a command name follows '?', e.g. ?POLL;"),
         ("?WATCH;", "?WATCH needs a JSON object, e.g. ?WATCH={…};"),
         ("?WATCH={\"enable\":true", "?WATCH: the argument is not valid JSON (unterminated object: expected ',' or '}')"),
         ("?WATCH=[1]", "?WATCH: the argument must be a JSON object, not an array"),
-        ("?WATCH={\"enabled\":true}", "?WATCH: unknown key \"enabled\"; known: enable, headingFilter, json, nmea, raw, scaled, split24, pps, timing, device, remote"),
+        ("?WATCH={\"enabled\":true}", "?WATCH: unknown key \"enabled\"; known: enable, headingFilter, heading, location, distanceFilter, desiredAccuracy, regions, track, json, nmea, raw, scaled, split24, pps, timing, device, remote"),
         ("?WATCH={\"enable\":1}", "?WATCH: enable must be true or false, not a number"),
         ("?WATCH={\"headingFilter\":-1}", "?WATCH: headingFilter must be a number of degrees ≥ 0, not -1.0"),
         ("?POLL={}", "?POLL takes no argument"),

@@ -127,7 +127,7 @@ import Testing
         (#"{"headingFilter":-1}"#, "headingFilter", "must be a number of degrees ≥ 0, not -1.0"),
         (#"{"position":{"lat":52}}"#, "position.lon", "lat and lon go together"),
         (#"{"position":{"lat":95,"lon":0}}"#, "position.lat", "must be between -90 and 90 degrees, not 95.0"),
-        (#"{"position":{"lat":1,"lon":2,"gpsd":true}}"#, "position", "give either lat/lon (a fixed position) or gpsd, not both"),
+        (#"{"position":{"lat":1,"lon":2,"gpsd":true}}"#, "position", "give one of lat/lon (a fixed position), gpsd or log, not more"),
         (#"{"position":{"gpsd":"host:port"}}"#, "position.gpsd", "'host:port' is not HOST:PORT (the port must be a number 1–65535)"),
         (#"{"position":{"maxFixAge":0}}"#, "position.maxFixAge", "must be a number of seconds > 0, not 0.0"),
         (#"{"socketMode":"rw"}"#, "socketMode", "must be an octal mode such as \"0660\", not 'rw'"),

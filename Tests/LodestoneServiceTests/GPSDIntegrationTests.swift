@@ -11,6 +11,30 @@ enum GPSDTools {
         let missing = ["gpsd", "gpsfake", "gpspipe", "bash", "timeout", "setpriv"].filter { !Lodestone.available($0) }
         return missing.isEmpty ? nil : "missing \(missing.joined(separator: ", ")) (apt-get install gpsd gpsd-clients)"
     }()
+
+    /// Shell lines that start gpsfake on `log` in `directory` with gpsd on 127.0.0.1:29470;
+    /// `$GPSFAKE` is then its process group. gpsfake 3.22 adds its pty to gpsd through gpsd's
+    /// control socket as soon as the socket file exists, which can be too early, and gpsd
+    /// started as root drops its privileges and then cannot open root's pty. So gpsfake runs
+    /// as nobody (its gpsd then keeps the same user) and is restarted until gpsd lists the
+    /// device (each attempt given 5 s: gpsfake is a Python program, slow to start on a busy
+    /// machine). Needs a world-writable `gpsfake-tmp` in `directory`.
+    static func startGpsfake(directory: String, log: String, options: String) -> String {
+        """
+        set -m
+        for attempt in 1 2 3 4 5 6 7 8 9 10; do
+            TMPDIR='\(directory)/gpsfake-tmp' setpriv --reuid=65534 --regid=65534 --clear-groups \\
+                gpsfake -q -n \(options) -P 29470 \(log) > gpsfake.log 2>&1 &
+            GPSFAKE=$!
+            if timeout 5 bash -c 'until gpspipe -w -n 2 127.0.0.1:29470 2>/dev/null | grep -q /dev/pts; do sleep 0.05; done'; then
+                break
+            fi
+            echo "attempt $attempt: gpsd got no device from gpsfake" >> gpsfake-retries.log
+            kill -9 -$GPSFAKE
+            wait $GPSFAKE 2>/dev/null
+        done
+        """
+    }
 }
 
 /// gpsfake replays an NMEA track into a real gpsd on the loopback of a private network
@@ -66,22 +90,7 @@ struct GPSDIntegrationTests {
             sleep 0.5
             gpspipe -w 127.0.0.1:29471 > gpspipe.json 2> gpspipe.err &
             sleep 0.2
-            # gpsfake 3.22 adds its pty to gpsd through gpsd's control socket as soon as the
-            # socket file exists, which can be too early, and gpsd started as root drops its
-            # privileges and then cannot open root's pty. So gpsfake runs as nobody (its gpsd
-            # then keeps the same user) and is restarted until gpsd lists the device.
-            set -m
-            for attempt in 1 2 3 4 5 6 7 8 9 10; do
-                TMPDIR='\(dir)/gpsfake-tmp' setpriv --reuid=65534 --regid=65534 --clear-groups \\
-                    gpsfake -q -n -c 0.1 -P 29470 track.nmea > gpsfake.log 2>&1 &
-                GPSFAKE=$!
-                if timeout 2 bash -c 'until gpspipe -w -n 2 127.0.0.1:29470 2>/dev/null | grep -q /dev/pts; do sleep 0.1; done'; then
-                    break
-                fi
-                echo "attempt $attempt: gpsd got no device from gpsfake" >> gpsfake-retries.log
-                kill -9 -$GPSFAKE
-                wait $GPSFAKE 2>/dev/null
-            done
+            \(GPSDTools.startGpsfake(directory: dir, log: "track.nmea", options: "-c 0.1"))
             while [ ! -e stop-gps ]; do sleep 0.05; done
             kill -9 -$GPSFAKE
             while [ ! -e stop-serve ]; do sleep 0.05; done

@@ -66,7 +66,7 @@ import Testing
         (["--source", "replay:x", "--uri", "local:"], "--uri does not apply to a replay"),
         (["--source", "simulated", "--loop"], "--loop and --speed apply to --source replay:FILE"),
         (["--lat", "10"], "--lat and --lon go together"),
-        (["--lat", "10", "--lon", "10", "--gpsd", "localhost"], "give --lat/--lon or --gpsd, not both"),
+        (["--lat", "10", "--lon", "10", "--gpsd", "localhost"], "give one position source: --lat/--lon or --gpsd, not both"),
         (["--alt-m", "3"], "--alt-m goes with --lat and --lon"),
         (["--date", "2026-01-01", "--year", "2026"], "give --date or --year, not both"),
         (["--year", "2031"], "date: 2031-01-01T00:00:00Z is outside WMM2025's validity"),

@@ -5,6 +5,7 @@ import LodestoneCalibration
 import LodestoneCommandLine
 import LodestoneCore
 import LodestoneGeomagnetism
+import LodestoneLocation
 import LodestoneLogs
 import LodestoneSimulation
 
@@ -31,6 +32,11 @@ enum BenchCommand: Command {
         geomag  ns per point of WMM2025 and WMMHR2025 (all elements and rates), the cost of
                 loading the coefficients, and the time from process start to the first
                 'lodestone field' result.
+        place   the offline geocoder (bundled GeoNames, 155 k places): loading the table,
+                building the nearest-place tree and the name list, µs per nearest-place
+                lookup (over the whole sphere, and near places) and per full reverse lookup,
+                a 3-letter prefix search, and the time from process start to the first
+                'lodestone place' answer (what a user waits for, load included).
         calibration  ms per magnetometer calibration fit (CalibrationFitter: model choice,
                 ellipsoid fit, checks, coverage) of 1,000 and 10,000 noisy samples of a
                 distorted full sphere, and per live refit (MagnetometerCalibrator, ≤ 1,000
@@ -51,7 +57,7 @@ enum BenchCommand: Command {
         Build first with: swift build -c release
         """
     static let options: [CommandLineOption] = [
-        .value("only", "NAMES", "Comma-separated subset: pipeline, replay, geomag, calibration, iio, serve, stalled (iio, serve and stalled are not in the default set)."),
+        .value("only", "NAMES", "Comma-separated subset: pipeline, replay, geomag, place, calibration, iio, serve, stalled (iio, serve and stalled are not in the default set)."),
         .value("rates", "HZ,…", "iio: requested rates (default 100,1600: the LIS3DH offers 400 and 1600, not 1000)."),
         .value("seconds", "S", "iio: how long to measure each rate (default 20)."),
         .value("minutes", "N", "iio: how long to watch the memory at 100 Hz (default 1)."),
@@ -62,8 +68,8 @@ enum BenchCommand: Command {
 
     static func run(_ arguments: CommandLineArguments) throws -> ExitCode {
         _ = try arguments.positionals(required: 0, "")
-        let only = Set((arguments.string("only") ?? "pipeline,replay,geomag,calibration").split(separator: ",").map(String.init))
-        let known: Set<String> = ["pipeline", "replay", "geomag", "calibration", "iio", "serve", "stalled"]
+        let only = Set((arguments.string("only") ?? "pipeline,replay,geomag,place,calibration").split(separator: ",").map(String.init))
+        let known: Set<String> = ["pipeline", "replay", "geomag", "place", "calibration", "iio", "serve", "stalled"]
         if let unknown = only.subtracting(known).sorted().first {
             throw UsageError("--only: unknown benchmark '\(unknown)'; use \(known.sorted().joined(separator: ", "))")
         }
@@ -76,6 +82,7 @@ enum BenchCommand: Command {
         if only.contains("pipeline") { PipelineBenchmark.run(count: min(samples, 1_000_000)) }
         if only.contains("replay") { try ReplayBenchmark.run(samples: samples, directory: directory) }
         if only.contains("geomag") { try benchGeomagnetism() }
+        if only.contains("place") { try benchPlaces() }
         if only.contains("calibration") { try benchCalibration() }
         if only.contains("iio") {
             let rates = try (arguments.string("rates") ?? "100,1600").split(separator: ",").map { text throws(UsageError) -> Double in
@@ -107,6 +114,20 @@ enum BenchCommand: Command {
             }
             print(pad("process start to first field result, \(model)") + format(best * 1000, 1) + " ms  (best of 10)")
         }
+    }
+
+    static func benchPlaces() throws {
+        let r = try GeocodingBenchmark.run()
+        print(pad("place table load (\(r.places) places)") + format(r.tableLoadMilliseconds, 1) + " ms  (best of 3)")
+        print(pad("nearest-place tree build") + format(r.indexBuildMilliseconds, 1) + " ms")
+        print(pad("name list build (first search)") + format(r.searchBuildMilliseconds, 1) + " ms")
+        print(pad("nearest place, anywhere on Earth") + format(r.nearestNanosecondsSphere / 1000, 2) + " µs/lookup")
+        print(pad("nearest place, 1–3 km from a place") + format(r.nearestNanosecondsNearPlaces / 1000, 2) + " µs/lookup")
+        print(pad("full reverse lookup (strings, geodesic)") + format(r.lookupNanoseconds / 1000, 2) + " µs/lookup  (target ≤ 5)")
+        print(pad("prefix search, 3 letters, 10 results") + format(r.prefixSearchMicroseconds, 1) + " µs  (checksum \(r.checksum))")
+        var best = Double.infinity
+        for _ in 0..<10 { best = min(best, try spawn(["place", "--lat", "47.3769", "--lon", "8.5417"]).seconds) }
+        print(pad("process start to first place answer") + format(best * 1000, 1) + " ms  (best of 10)")
     }
 
     static func benchCalibration() throws {

@@ -31,7 +31,7 @@ struct LiveHeadings {
         var lines = initial
         var output = Output(printing: printsHeadings, stopsWhenClosed: stopsWhenOutputCloses)
         var runner = SourceRunner(source, clock: SystemClock(stop: stop.flag))
-        var position = PositionFeed(lines.session.settings.trueNorth.position)
+        var position = try PositionFeed(lines.session.settings.trueNorth.position)
         defer { position?.close() }
         var printed = 0
         var startText: String?

@@ -21,6 +21,10 @@ enum LodestoneCLI {
         FieldCommand.self,
         EvaluateCommand.self,
         ServeCommand.self,
+        LocateCommand.self,
+        TrackCommand.self,
+        RegionsCommand.self,
+        PlaceCommand.self,
         BearingCommand.self,
         BenchCommand.self,
     ]

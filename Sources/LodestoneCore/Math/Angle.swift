@@ -13,6 +13,16 @@ public enum Angle {
         return d >= 360 ? 0 : d
     }
 
+    /// `degrees` rounded half away from zero to `decimals` (0…9) places, then wrapped into
+    /// [0, 360): the number to print. A heading or bearing of 359.9996° is in [0, 360) but
+    /// reads "360.000" with three decimals; rounding first, then wrapping, never does.
+    public static func rounded360(_ degrees: Double, decimals: Int) -> Double {
+        var unit = 1.0
+        for _ in 0..<max(0, min(9, decimals)) { unit *= 10 }
+        let rounded = (normalized360(degrees) * unit).rounded(.toNearestOrAwayFromZero) / unit
+        return rounded >= 360 ? 0 : rounded + 0
+    }
+
     /// `degrees` wrapped into [-180, 180).
     @inlinable
     public static func normalized180(_ degrees: Double) -> Double {

@@ -5,6 +5,12 @@ public struct LocationSettingError: Error, Sendable, Equatable, CustomStringConv
     /// The allowed range, in words.
     public var allowed: String
 
+    public init(name: String, value: Double, allowed: String) {
+        self.name = name
+        self.value = value
+        self.allowed = allowed
+    }
+
     public var description: String { "setting \(name) = \(value) is out of range; allowed: \(allowed)" }
 
     /// Throws unless `value` is not NaN and passes `isValid`.

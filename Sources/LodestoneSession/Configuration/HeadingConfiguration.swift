@@ -35,6 +35,12 @@ public struct HeadingConfiguration: Hashable, Sendable {
             guard lon.isFinite, (-180...360).contains(lon) else { throw ConfigurationError(key: "position.lon", "must be between -180 and 360 degrees, not \(lon)") }
             guard h.isFinite, Self.heights.contains(h) else { throw ConfigurationError(key: "position.altM", "must be between -10000 and 10000000 metres, not \(h)") }
         }
+        if case .replay(let r) = s.trueNorth.position {
+            guard !r.path.isEmpty else { throw ConfigurationError(key: "position.log", "must name an NMEA log or a GPX file") }
+            if let speed = r.speed, !(speed.isFinite && speed > 0) {
+                throw ConfigurationError(key: "position.logSpeed", "must be a number > 0, or \"max\" for every fix at once")
+            }
+        }
         guard s.trueNorth.maxFixAge.isFinite, s.trueNorth.maxFixAge > 0 else {
             throw ConfigurationError(key: "position.maxFixAge", "must be a number of seconds > 0, not \(s.trueNorth.maxFixAge)")
         }

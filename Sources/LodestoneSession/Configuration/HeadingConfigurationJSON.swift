@@ -27,7 +27,7 @@ extension HeadingConfiguration {
         if let v = root["calibration"] { session.calibration = try Self.calibration(v, resolve: resolve) }
         if let v = try root.bool("autoCalibrate") { session.hardIronTracking = v }
         if let v = try root.number("headingFilter") { session.headingFilter = v }
-        if let position = root["position"] { try applyPosition(position) }
+        if let position = root["position"] { try applyPosition(position, resolve: resolve) }
         if let v = try root.string("model") {
             guard let m = MagneticModelName(rawValue: v) else { throw ConfigurationError(key: "model", "must be wmm or wmmhr, not '\(v)'") }
             session.trueNorth.model = m
@@ -119,13 +119,24 @@ extension HeadingConfiguration {
         }
     }
 
-    private mutating func applyPosition(_ value: JSONValue) throws(ConfigurationError) {
-        let p = try ConfigurationKeys(value, path: "position", known: ["lat", "lon", "altM", "gpsd", "maxFixAge"])
+    private mutating func applyPosition(_ value: JSONValue, resolve: (String) -> String) throws(ConfigurationError) {
+        let p = try ConfigurationKeys(value, path: "position", known: ["lat", "lon", "altM", "gpsd", "maxFixAge", "log", "logSpeed", "logLoop"])
         let lat = try p.number("lat"), lon = try p.number("lon")
         if let v = try p.number("maxFixAge") { session.trueNorth.maxFixAge = v }
-        if p["gpsd"] != nil, lat != nil || lon != nil {
-            throw ConfigurationError(key: "position", "give either lat/lon (a fixed position) or gpsd, not both")
+        let given = (lat != nil || lon != nil ? 1 : 0) + (p["gpsd"] != nil ? 1 : 0) + (p["log"] != nil ? 1 : 0)
+        if given > 1 {
+            throw ConfigurationError(key: "position", "give one of lat/lon (a fixed position), gpsd or log, not more")
         }
+        if let path = try p.string("log") {
+            var replay = PositionReplay(path: resolve(path))
+            if let v = p["logSpeed"] {
+                if case .string("max") = v { replay.speed = nil } else if let x = try p.number("logSpeed") { replay.speed = x }
+            }
+            if let v = try p.bool("logLoop") { replay.loop = v }
+            position = .replay(replay)
+            return
+        }
+        try p.refuse(["logSpeed", "logLoop"], because: "they belong to a position log (log)")
         if let lat, let lon {
             position = .fixed(latitude: lat, longitude: lon, height: try p.number("altM") ?? 0)
         } else if lat != nil || lon != nil {

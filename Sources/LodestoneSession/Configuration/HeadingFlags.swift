@@ -54,6 +54,9 @@ public enum HeadingFlags {
     public static let livePosition: [CommandLineOption] = [
         .value("gpsd", "HOST:PORT", "Position, speed and track from gpsd (e.g. localhost:2947): true heading, and speed aiding of gyro fusion; reconnects with back-off."),
         .value("max-fix-age", "S", "A gpsd fix older than this turns trueHeading null (default 10)."),
+        .value("position-log", "FILE", "Position from a recorded NMEA 0183 log or GPX track, replayed as if live (tests, demos)."),
+        .value("position-speed", "X", "Position log: recorded seconds per second (default 1), or max."),
+        .flag("position-loop", "Position log: start again at its end."),
     ]
 
     /// Applies the flags in `a` to `c`; options a command does not offer never reach here.
@@ -131,9 +134,9 @@ public enum HeadingFlags {
         }
     }
 
-    static func speed(_ text: String) throws(UsageError) -> Double? {
+    static func speed(_ text: String, flag: String = "speed") throws(UsageError) -> Double? {
         if text == "max" { return nil }
-        guard let x = Double(text), x.isFinite, x > 0 else { throw UsageError("--speed must be a number > 0 or max, got '\(text)'") }
+        guard let x = Double(text), x.isFinite, x > 0 else { throw UsageError("--\(flag) must be a number > 0 or max, got '\(text)'") }
         return x
     }
 
@@ -161,11 +164,13 @@ public enum HeadingFlags {
         if a.flag("auto-calibrate") { s.hardIronTracking = true }
     }
 
-    static func applyPosition(_ a: CommandLineArguments, to t: inout TrueNorth.Settings) throws(UsageError) {
+    /// The position flags (`--lat/--lon`, `--gpsd`, `--position-log` …) onto `t`: also for `lodestone locate`.
+    public static func applyPosition(_ a: CommandLineArguments, to t: inout TrueNorth.Settings) throws(UsageError) {
         let lat = try a.double("lat", in: -90...90), lon = try a.double("lon", in: -180...360)
         guard (lat == nil) == (lon == nil) else { throw UsageError("--lat and --lon go together") }
+        let sources = (lat != nil ? ["--lat/--lon"] : []) + ["gpsd", "position-log"].filter { a.string($0) != nil }.map { "--" + $0 }
+        guard sources.count <= 1 else { throw UsageError("give one position source: \(sources.joined(separator: " or ")), not both") }
         if let lat, let lon {
-            guard a.string("gpsd") == nil else { throw UsageError("give --lat/--lon or --gpsd, not both") }
             t.position = .fixed(latitude: lat, longitude: lon, height: try a.double("alt-m", in: HeadingConfiguration.heights) ?? 0)
         } else if a.string("alt-m") != nil {
             throw UsageError("--alt-m goes with --lat and --lon")
@@ -175,6 +180,14 @@ public enum HeadingFlags {
             case .success(let e): t.position = .gpsd(e)
             case .failure(let e): throw UsageError("--gpsd: \(e.message)")
             }
+        }
+        if let path = a.string("position-log") {
+            var replay = PositionReplay(path: path)
+            if let v = a.string("position-speed") { replay.speed = try speed(v, flag: "position-speed") }
+            replay.loop = a.flag("position-loop")
+            t.position = .replay(replay)
+        } else if a.string("position-speed") != nil || a.flag("position-loop") {
+            throw UsageError("--position-speed and --position-loop go with --position-log FILE")
         }
         if let v = try a.double("max-fix-age") {
             guard v > 0 else { throw UsageError("--max-fix-age must be > 0 seconds, got \(v)") }

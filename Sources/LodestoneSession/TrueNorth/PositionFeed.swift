@@ -16,9 +16,10 @@ public struct PositionFeed {
         self.clock = clock
     }
 
-    /// The feed of `settings`' live source, when it has one the loop must poll (gpsd).
-    public init?(_ settings: PositionSetting, clock: any SessionClock = SystemClock()) {
-        guard let source = settings.makeSource() else { return nil }
+    /// The feed of `settings`' live source, when it has one the loop must poll (gpsd, a
+    /// replay); throws when a position log cannot be read.
+    public init?(_ settings: PositionSetting, clock: any SessionClock = SystemClock()) throws(SessionError) {
+        guard let source = try settings.makeSource() else { return nil }
         self.init(source, clock: clock)
     }
 

@@ -110,7 +110,7 @@ public struct TrueNorth: Sendable {
             return (nil, (.noPosition, Self.noPosition))
         case let .fixed(lat, lon, h):
             return (Location(latitude: lat, longitude: lon, ellipsoidalAltitude: h, timestamp: unixTime), nil)
-        case .gpsd, .external:
+        case .gpsd, .replay, .external:
             let link = linkProblem.map { "; \(source): \($0)" } ?? ""
             guard let (fix, at) = lastFix else {
                 if let problem = linkProblem, case .gpsd = settings.position {

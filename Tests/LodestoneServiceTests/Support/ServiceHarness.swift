@@ -19,6 +19,19 @@ enum Lodestone {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }()
 
+    /// Runs `lodestone ARGUMENTS` to its end: the exit status, standard output and standard error.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let p = Process(), out = Pipe(), err = Pipe()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
     static func available(_ tool: String) -> Bool {
         ["/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/local/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
