@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(name: "fuzz-iio", dependencies: ["FuzzSupport", .product(name: "LodestoneIIO", package: "Lodestone")]),
         .executableTarget(name: "fuzz-nmea", dependencies: ["FuzzSupport", .product(name: "LodestoneLocation", package: "Lodestone")]),
         .executableTarget(name: "fuzz-gpx", dependencies: ["FuzzSupport", .product(name: "LodestoneLocation", package: "Lodestone")]),
+        .executableTarget(name: "fuzz-regions", dependencies: ["FuzzSupport", .product(name: "LodestoneLocation", package: "Lodestone")]),
     ],
     swiftLanguageModes: [.v6]
 )

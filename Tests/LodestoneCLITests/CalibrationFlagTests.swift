@@ -83,7 +83,7 @@ import Testing
         }
         // A directory is not a profile.
         try FileManager.default.createDirectory(atPath: scratch.path("dir.json"), withIntermediateDirectories: true)
-        try expectRefused(["replay", log, "--calibration", scratch.path("dir.json")], status: 3, ["dir.json: cannot read"])
+        try expectRefused(["replay", log, "--calibration", scratch.path("dir.json")], status: 3, ["dir.json: not a regular file"])
         // evaluate goes through the same path.
         let holdsTruth = scratch.path("truth.csv")
         try F.simulate(holdsTruth, ["--scenario", "holds", "--truth", "--format", "csv"])

@@ -11,7 +11,7 @@ final class LocationRecorder: LocationManagerDelegate {
     func locationManager(_ manager: LocationManager, didReceive regionEvent: RegionEvent) { calls.withLock { $0.append("region") } }
 }
 
-@Suite(.serialized) struct LocationManagerTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct LocationManagerTests {
     static let start = try! GeoCoordinate(latitude: 46.5, longitude: 6.6)
 
     /// A GPX track due north: `count` fixes 20 m apart, one a second at 20 m/s, accuracy 3 m.
@@ -38,12 +38,15 @@ final class LocationRecorder: LocationManagerDelegate {
         let delegate = LocationRecorder()
         manager.delegate = delegate
         manager.distanceFilter = 50
+        // Subscribed before anything starts the source: a stream gets what comes after it
+        // is asked for, and a task may run only after the replay has ended.
+        let regionStream = manager.regionEvents(), adviceStream = manager.steering()
         try manager.startMonitoring(for: CircularRegion(identifier: "mid", center: try north(400), radius: 100))
         manager.steeringSettings = TurnAdvisor.Settings(arrivalRadius: 30)
         manager.steeringTarget = try north(700)
         try manager.route(.start)
-        let regions = Task { var all: [RegionEvent] = []; for await e in manager.regionEvents() { all.append(e) }; return all }
-        let advice = Task { var all: [SteeringAdvice] = []; for await a in manager.steering() { all.append(a) }; return all }
+        let regions = Task { var all: [RegionEvent] = []; for await e in regionStream { all.append(e) }; return all }
+        let advice = Task { var all: [SteeringAdvice] = []; for await a in adviceStream { all.append(a) }; return all }
         var locations: [Location] = []
         for await l in manager.locations() { locations.append(l) }
         manager.stop()
