@@ -9,10 +9,11 @@ Five lines from a robot or a notebook::
 
 `connect("localhost:2948")` reaches a TCP listener (`serve --listen`), `connect("/tmp/x.sock")`
 another socket. `ls.poll()` gives one heading, `ls.steer(lat, lon)` adds turn advice
-(`Steer`) after each heading of `ls.watch()`. The protocol is PROTOCOL.md; only the
+(`Steer`) after each heading of `ls.watch()`, `ls.locations()` yields the service's
+fixes (`Location`). The protocol is PROTOCOL.md; only the
 standard library is used.
 """
 from .client import Client, LodestoneError, connect
-from .messages import Event, Heading, Message, Steer
+from .messages import Event, Heading, Location, Message, Steer
 
-__all__ = ["Client", "LodestoneError", "connect", "Event", "Heading", "Message", "Steer"]
+__all__ = ["Client", "LodestoneError", "connect", "Event", "Heading", "Location", "Message", "Steer"]

@@ -5,10 +5,10 @@ import socket
 from collections import deque
 from typing import Deque, Dict, Iterator, Optional, Tuple, Union
 
-from .messages import Event, Heading, Message, Steer, parse
+from .messages import Event, Heading, Location, Message, Steer, parse
 
 DEFAULT_SOCKET = "/run/lodestone/lodestone.sock"
-Object = Union[Heading, Steer, Event, Message]
+Object = Union[Heading, Steer, Location, Event, Message]
 
 
 class LodestoneError(Exception):
@@ -72,6 +72,25 @@ class Client:
         """Yields headings only (see `watch`)."""
         for o in self.watch(heading_filter):
             if isinstance(o, Heading):
+                yield o
+
+    def locations(self, distance_filter: Optional[float] = None,
+                  desired_accuracy: Optional[float] = None) -> Iterator[Location]:
+        """Yields fixes (the service's position: gpsd, a position log or a fixed one).
+
+        As Core Location: `distance_filter` (metres) delivers a fix only once it is that far
+        from the last one delivered; `desired_accuracy` (metres) drops worse fixes. Headings
+        are not asked for, so the sensors stay off for this client.
+        """
+        request: Dict = {"enable": True, "heading": False, "location": True}
+        if distance_filter is not None:
+            request["distanceFilter"] = distance_filter
+        if desired_accuracy is not None:
+            request["desiredAccuracy"] = desired_accuracy
+        self._send("?WATCH=" + json.dumps(request) + ";")
+        while True:
+            o = parse(self._next())
+            if isinstance(o, Location):
                 yield o
 
     def poll(self) -> Heading:

@@ -1,8 +1,8 @@
 """The objects the service sends (PROTOCOL.md), as small read-only classes.
 
 Every object keeps the JSON it came from in `raw`, so keys added by later protocol
-versions (and classes this client does not know, such as the LOCATION objects of the
-location half) are never lost: unknown classes arrive as `Message`.
+versions are never lost; classes this client has no class for (REGION, TRACK, …) arrive
+as `Message`.
 """
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
@@ -81,6 +81,26 @@ class Event:
         return cls(event=o["event"], reason=o.get("reason"), detail=o.get("detail"), state=o.get("state"), raw=o)
 
 
+@dataclass(frozen=True)
+class Location:
+    """A LOCATION: a fix, with Core Location's names; unknown values are None."""
+    lat: float
+    lon: float
+    time: Optional[str]
+    altitude: Optional[float]
+    horizontal_accuracy: Optional[float]
+    vertical_accuracy: Optional[float]
+    speed: Optional[float]
+    course: Optional[float]
+    raw: Dict[str, Any] = field(repr=False)
+
+    @classmethod
+    def from_json(cls, o: Dict[str, Any]) -> "Location":
+        return cls(lat=o["lat"], lon=o["lon"], time=o.get("time"), altitude=o.get("altitude"),
+                   horizontal_accuracy=o.get("horizontalAccuracy"), vertical_accuracy=o.get("verticalAccuracy"),
+                   speed=o.get("speed"), course=o.get("course"), raw=o)
+
+
 def parse(o: Dict[str, Any]):
     kind = o.get("class")
     if kind == "HEADING":
@@ -89,4 +109,6 @@ def parse(o: Dict[str, Any]):
         return Steer.from_json(o)
     if kind == "EVENT":
         return Event.from_json(o)
+    if kind == "LOCATION":
+        return Location.from_json(o)
     return Message(cls=str(kind), raw=o)

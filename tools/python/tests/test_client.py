@@ -81,5 +81,17 @@ def test_bad_commands_become_exceptions(service):
 
 
 def test_objects_of_unknown_classes_are_kept_whole():
-    o = parse({"class": "LOCATION", "lat": 1.5, "lon": 2.5})
-    assert isinstance(o, Message) and o.cls == "LOCATION" and o.raw["lat"] == 1.5
+    o = parse({"class": "TRACK", "state": "recording", "distance": 1.5})
+    assert isinstance(o, Message) and o.cls == "TRACK" and o.raw["distance"] == 1.5
+
+
+def test_locations_come_from_the_services_position(service):
+    # The service's position is fixed (conftest): its fix comes once a second.
+    with lodestone.connect(service.socket) as ls:
+        fixes = list(itertools.islice(ls.locations(distance_filter=0), 2))
+    assert len(fixes) == 2
+    for f in fixes:
+        assert isinstance(f, lodestone.Location)
+        assert abs(f.lat - LATITUDE) < 1e-9 and abs(f.lon - LONGITUDE) < 1e-9
+        assert f.time is not None and f.raw["class"] == "LOCATION"
+    assert fixes[0].time < fixes[1].time, "a fixed position is stamped forward"
