@@ -130,12 +130,15 @@ extension ClientCommand {
                 self = .status
             case "points":
                 let offset = try number(o, "offset", in: "TRACK") ?? 0
-                guard offset >= 0, offset == offset.rounded(), offset < 1e9 else {
+                guard offset >= 0, offset < 1e9, let index = Int(exactly: offset) else {
                     throw Failure("?TRACK: offset must be a whole number ≥ 0 (the index of the first point), not \(offset)")
                 }
-                self = .points(offset: Int(offset))
+                self = .points(offset: index)
             default:
-                self = .command(LocationSession.RouteCommand(rawValue: action)!)
+                guard let command = LocationSession.RouteCommand(rawValue: action) else {
+                    throw Failure("?TRACK: unknown action \(action)")
+                }
+                self = .command(command)
             }
         }
     }

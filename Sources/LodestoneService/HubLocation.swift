@@ -53,7 +53,10 @@ extension HubState {
 
     private func steer(_ c: ClientSession, heading: Heading?, fix: Location, wall: Double) {
         let j = JSONLineBuilder(capacity: 1024)
-        if c.steering!.encode(into: j, heading: heading, position: fix, time: wall) { _ = c.send(j.bytes) }
+        guard var steering = c.steering else { return }
+        let encoded = steering.encode(into: j, heading: heading, position: fix, time: wall)
+        c.steering = steering
+        if encoded { _ = c.send(j.bytes) }
     }
 
     private func send(_ event: RegionEvent) {

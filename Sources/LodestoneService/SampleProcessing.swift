@@ -95,8 +95,9 @@ final class SampleProcessing {
                 var delivered = false
                 if c.gpsd != nil {
                     let result = gpsd.deliver(to: c, heading, direction: estimate.direction, now: now, wall: wall, gather: gather) {
-                        if context == nil { context = gpsdContext(heading, sample: sample, clients: clients) }
-                        return context!
+                        let made = context ?? gpsdContext(heading, sample: sample, clients: clients)
+                        context = made
+                        return made
                     }
                     if result.wakeLoop { outcome.wakeLoop = true }
                     delivered = result.delivered

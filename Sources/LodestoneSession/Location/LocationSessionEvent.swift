@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneLocation
 
 /// Something a location client should know besides the fixes and region
@@ -60,7 +61,7 @@ public struct LocationSessionEvent: Hashable, Sendable, CustomStringConvertible 
                       "\(field.rawValue) \(value) is not valid and was dropped; the rest of the fix is used", fixTime: fix.timestamp)
         case let .relocated(previous, distance):
             self.init(.locationRelocated, .consistentFixes,
-                      "fixes agree on a place \(Int(distance.rounded())) m from the last accepted one (\(previous.latitude), \(previous.longitude)), which was the outlier: following them",
+                      "fixes agree on a place \(Int(saturating: distance.rounded())) m from the last accepted one (\(previous.latitude), \(previous.longitude)), which was the outlier: following them",
                       fixTime: fix.timestamp)
         }
     }
