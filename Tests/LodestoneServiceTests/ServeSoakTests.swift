@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneTestSupport
 import Synchronization
 import Testing
 
@@ -84,7 +85,11 @@ import Testing
         try #require(warm.count >= 3, "too few RSS samples: \(samples)")
         let baseline = warm[0].kB, peak = warm.map(\.kB).max()!, last = warm.last!.kB
         print("measured soak: 360001 samples (1 h at 100 Hz) in \(String(format: "%.1f", elapsed)) s to 10 clients; service RSS \(Int(baseline)) kB at 10 % of the log, peak \(Int(peak)) kB, last \(Int(last)) kB (\(warm.count) samples)")
-        #expect(peak - baseline < 1024, "RSS grew from \(baseline) kB to \(peak) kB")
+        if let sanitizer = Sanitizer.active {
+            print("skipped the memory-growth check: under the \(sanitizer) sanitizer, freed memory waits in its quarantine")
+        } else {
+            #expect(peak - baseline < 1024, "RSS grew from \(baseline) kB to \(peak) kB")
+        }
 
         for r in readers {
             #expect(r.invalid == 0, "filter \(r.filter): \(r.invalid) lines were not JSON")

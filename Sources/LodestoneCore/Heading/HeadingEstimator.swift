@@ -208,16 +208,19 @@ public struct HeadingEstimator: Sendable {
     }
 
     /// Whether events are waiting: one branch per sample for the caller.
-    public var hasEvents: Bool { !monitor.events.isEmpty }
+    @inlinable public var hasEvents: Bool { !monitor.events.isEmpty }
 
     /// Attitude of the current state, body → ENU with north = magnetic north.
     public var attitude: Quaternion {
-        if isFusing { return fusion.attitude }
-        let up = smoother.up, east = smoother.east
-        return Quaternion(rotationMatrix: Matrix3(rows: east, up.cross(east), up))
+        @inline(__always) get {
+            if isFusing { return fusion.attitude }
+            let up = smoother.up, east = smoother.east
+            return Quaternion(rotationMatrix: Matrix3(rows: east, up.cross(east), up))
+        }
     }
 
     /// `headingAccuracy` in degrees for the current state, −1 when invalid.
+    @inline(__always)
     public func accuracy(for estimate: HeadingEstimate) -> Double {
         guard estimate.isValid else { return -1 }
         if isFusing { return fusedAccuracy() }
@@ -234,6 +237,7 @@ public struct HeadingEstimator: Sendable {
     /// learned, see ``AttitudeFusion``), plus what its tilt uncertainty does to
     /// a forward axis that is itself tilted (the heading of an axis at
     /// elevation e moves by about tilt error × tan e).
+    @inline(__always)
     private func fusedAccuracy() -> Double {
         let forward = fusion.attitude.rotate(axis)
         let horizontal = max(1e-3, (forward.x * forward.x + forward.y * forward.y).squareRoot())

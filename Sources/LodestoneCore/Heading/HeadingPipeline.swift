@@ -26,7 +26,7 @@ public struct HeadingPipeline: Sendable {
         guard let estimate = estimator.update(sample), filter.shouldDeliver(estimate.direction) else {
             return nil
         }
-        return complete(estimate)
+        return heading(for: estimate)
     }
 
     /// The heading for an estimate when the filter lets it through (the second half of
@@ -35,16 +35,16 @@ public struct HeadingPipeline: Sendable {
     /// class copies the whole pipeline first.
     public mutating func deliver(_ estimate: HeadingEstimate) -> Heading? {
         guard filter.shouldDeliver(estimate.direction) else { return nil }
-        return complete(estimate)
+        return heading(for: estimate)
     }
 
     /// ``complete(_:)`` in place, for a caller with filters of its own (see ``deliver(_:)``).
     public mutating func completeInPlace(_ estimate: HeadingEstimate) -> Heading {
-        complete(estimate)
+        heading(for: estimate)
     }
 
     /// Whether magnetic events wait to be taken: one branch per sample for a runner.
-    public var hasEvents: Bool { estimator.hasEvents }
+    @inlinable public var hasEvents: Bool { estimator.hasEvents }
 
     /// Calibration prompts and disturbance changes since the last call.
     public mutating func takeEvents() -> [MagneticEvent] {
@@ -64,6 +64,15 @@ public struct HeadingPipeline: Sendable {
 
     /// A full ``Heading`` for an estimate of the current state.
     public func complete(_ estimate: HeadingEstimate) -> Heading {
+        var pipeline = self
+        return pipeline.heading(for: estimate)
+    }
+
+    /// ``complete(_:)`` on the pipeline in place. Mutating although it changes nothing: a
+    /// non-mutating call passes the pipeline (kilobytes of filter state) by value, and
+    /// the compiler copied it for every delivered heading.
+    @inline(__always)
+    private mutating func heading(for estimate: HeadingEstimate) -> Heading {
         let magnetic = estimate.magneticHeading
         return Heading(timestamp: estimate.time,
                 magneticHeading: magnetic,
