@@ -86,7 +86,7 @@ let package = Package(
         // Edge: the desktop's compass on D-Bus (iio-sensor-proxy's net.hadess.SensorProxy.Compass) through sd-bus.
         .target(name: "LodestoneDBus", dependencies: ["LodestoneCore", "LodestoneNetwork", "CSystemd"]),
         // Edge: the live web view: one self-contained page and its Server-Sent Events stream over HTTP/1.1; no Foundation.
-        .target(name: "LodestoneHTTP", dependencies: ["LodestoneJSON", "LodestoneNetwork"]),
+        .target(name: "LodestoneHTTP", dependencies: ["LodestoneCore", "LodestoneJSON", "LodestoneNetwork"]),
         // Edge: IIO sensors through libiio (discovery, scaling, mount matrices, capture).
         .target(name: "LodestoneIIO", dependencies: ["LodestoneCore", "CLibIIO"]),
         // Edge: the heading daemon (`lodestone serve`): client protocol over sockets, gpsd
@@ -103,7 +103,7 @@ let package = Package(
         // Edge: fake sysfs trees of real boards, fed from a known attitude (tests, demo).
         .target(name: "LodestoneSimulatedBoard", dependencies: ["LodestoneCore", "LodestoneIIO"]),
         // Test-only helpers (reference-data lookup, fixtures); not a product.
-        .target(name: "LodestoneTestSupport", path: "Tests/Support"),
+        .target(name: "LodestoneTestSupport", dependencies: ["LodestoneCore"], path: "Tests/Support"),
         .testTarget(name: "LodestoneJSONTests", dependencies: ["LodestoneJSON"]),
         .testTarget(name: "LodestoneCommandLineTests", dependencies: ["LodestoneCommandLine"]),
         .testTarget(name: "LodestoneNetworkTests", dependencies: ["LodestoneNetwork"]),
@@ -147,7 +147,7 @@ let package = Package(
         // The D-Bus compass on a private dbus-daemon, with busctl, gdbus and GDBus (PyGObject) as clients.
         .testTarget(name: "LodestoneDBusTests", dependencies: ["LodestoneDBus", "LodestoneCore", "LodestoneTestSupport"]),
         // The live view's server over real sockets (its page in a real browser: LodestoneServiceTests, against serve).
-        .testTarget(name: "LodestoneHTTPTests", dependencies: ["LodestoneHTTP", "LodestoneTestSupport"]),
+        .testTarget(name: "LodestoneHTTPTests", dependencies: ["LodestoneHTTP", "LodestoneCore", "LodestoneTestSupport"]),
         // Unit tests of the service's pure parts, and `lodestone serve` end to end: with gpsd/gpsfake,
         // gpsd's own clients, a private dbus-daemon, and its live view in headless Chromium.
         .testTarget(

@@ -3,7 +3,6 @@ import LodestoneCore
 import LodestoneIIO
 import LodestoneSession
 import LodestoneSteering
-import Synchronization
 
 /// Headings for Swift code, in the manner of `CLLocationManager`.
 ///
@@ -46,7 +45,7 @@ public final class HeadingManager: Sendable {
         weak var value: (any HeadingManagerDelegate)?
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
     let origin: Origin
     let headingStreams = StreamFanOut<Heading>(keepingNewest: 256)
     let updateStreams = StreamFanOut<HeadingUpdate>(keepingNewest: 256)
@@ -62,7 +61,7 @@ public final class HeadingManager: Sendable {
     /// A manager for `source` with `settings` (the defaults of `lodestone watch`:
     /// headingFilter 1, the device's calibration profiles, no position).
     public init(_ source: HeadingSource, settings: HeadingSession.Settings = .init()) {
-        state = Mutex(State(settings: settings))
+        state = Locked(State(settings: settings))
         origin = .configured(source)
     }
 
@@ -80,7 +79,7 @@ public final class HeadingManager: Sendable {
     /// A manager that reads a source of the caller's; the manager owns it from now on.
     /// `devices` names its sensors for their calibration profiles (anonymous by default).
     public init(source: some SensorSource, devices: SourceDevices = SourceDevices(), settings: HeadingSession.Settings = .init()) {
-        state = Mutex(State(settings: settings))
+        state = Locked(State(settings: settings))
         origin = .custom(SourceBox(source), devices)
     }
 

@@ -1,8 +1,8 @@
+import LodestoneCore
 import LodestoneLocation
 import LodestonePosition
 import LodestoneSession
 import LodestoneSteering
-import Synchronization
 
 /// Positions for Swift code, in the manner of `CLLocationManager`: the location half,
 /// beside ``HeadingManager``.
@@ -48,7 +48,7 @@ public final class LocationManager: Sendable {
         weak var value: (any LocationManagerDelegate)?
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
     let locationStreams = StreamFanOut<Location>(keepingNewest: 256)
     let eventStreams = StreamFanOut<LocationSessionEvent>(keepingNewest: 64)
     let regionStreams = StreamFanOut<RegionEvent>(keepingNewest: 64)
@@ -61,7 +61,7 @@ public final class LocationManager: Sendable {
     public init(_ source: PositionSetting = .gpsd(PositionSetting.defaultGPSD), settings: LocationSession.Settings = .init(),
                 regions: RegionSet? = nil) throws(SessionError) {
         self.source = source
-        state = Mutex(State(session: try LocationSession(settings: settings, regions: regions)))
+        state = Locked(State(session: try LocationSession(settings: settings, regions: regions)))
     }
 
     // MARK: Settings

@@ -1,10 +1,10 @@
-import Synchronization
+import LodestoneCore
 
 /// The streams of one kind a manager hands out (headings, events, locations …): each
 /// call to ``stream()`` gets every element yielded after it, keeping the newest
 /// `limit` when its reader falls behind, until it is finished or its reader drops it.
 final class StreamFanOut<Element: Sendable>: Sendable {
-    private let continuations = Mutex<(nextID: Int, all: [Int: AsyncStream<Element>.Continuation])>((0, [:]))
+    private let continuations = Locked<(nextID: Int, all: [Int: AsyncStream<Element>.Continuation])>((0, [:]))
     let limit: Int
 
     init(keepingNewest limit: Int) {

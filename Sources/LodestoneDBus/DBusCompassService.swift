@@ -1,6 +1,6 @@
+import LodestoneCore
 import CSystemd
 import LodestoneNetwork
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -40,7 +40,7 @@ public final class DBusCompassService: @unchecked Sendable {
     let provider: CompassProvider
     let policy: ClaimPolicy
     let log: Log
-    let shared: Mutex<Shared>
+    let shared: Locked<Shared>
     private let wakeup: WakePipe
 
     // Owned by the D-Bus thread (by the caller before `start` and after `stop`).
@@ -63,7 +63,7 @@ public final class DBusCompassService: @unchecked Sendable {
         self.provider = provider
         self.log = log
         policy = ClaimPolicy(users: settings.allowedUsers, groups: settings.allowedGroups)
-        shared = Mutex(Shared(hasCompass: hasCompass))
+        shared = Locked(Shared(hasCompass: hasCompass))
         do {
             wakeup = try WakePipe()
         } catch {

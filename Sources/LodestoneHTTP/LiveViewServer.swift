@@ -1,5 +1,5 @@
+import LodestoneCore
 import LodestoneNetwork
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -29,8 +29,8 @@ public final class LiveViewServer: @unchecked Sendable {
     private let log: Log
     private let listeners: [Int32]
     private let wakeup: WakePipe
-    private let ring: Mutex<EventRing>
-    private let state = Mutex(SharedState())
+    private let ring: Locked<EventRing>
+    private let state = Locked(SharedState())
     private let allowedHosts: Set<String>
 
     // The server thread's own.
@@ -58,7 +58,7 @@ public final class LiveViewServer: @unchecked Sendable {
             throw HTTPServerError("live view: \(error); choose another --http address")
         }
         port = listeners.first.flatMap(Sockets.localPort) ?? settings.listen.port
-        ring = Mutex(EventRing(capacity: settings.bufferedEvents))
+        ring = Locked(EventRing(capacity: settings.bufferedEvents))
         allowedHosts = Self.hostNames(settings, port: port)
         if !settings.listen.isLoopback {
             log("live view on \(Endpoint(host: settings.listen.host, port: port)), which is not loopback: anyone who can reach it sees the headings and the position")

@@ -3,7 +3,6 @@ import LodestoneCore
 import LodestoneLogs
 import LodestonePosition
 import LodestoneSession
-import Synchronization
 
 /// The state shared by the sample thread and the event loop, behind one lock.
 ///
@@ -11,13 +10,13 @@ import Synchronization
 /// sample; the event loop holds the same lock while it serves client commands,
 /// hands over positions and saves calibration updates.
 final class Hub: Sendable {
-    let state: Mutex<HubState>
+    let state: Locked<HubState>
 
-    init(_ state: sending HubState) {
-        self.state = Mutex(state)
+    init(_ state: HubState) {
+        self.state = Locked(state)
     }
 
-    func withLock<R>(_ body: (HubState) throws -> sending R) rethrows -> sending R {
+    func withLock<R>(_ body: (HubState) throws -> R) rethrows -> R {
         try state.withLock { s in try body(s) }
     }
 }

@@ -1,8 +1,8 @@
+import LodestoneCore
 import LodestoneHTTP
 import LodestoneLocation
 import LodestoneLogs
 import LodestoneNetwork
-import Synchronization
 
 /// The service's side of the live view: what goes to the browser, from the same session
 /// as every other output.
@@ -30,7 +30,7 @@ final class LiveViewPublisher: LiveFeed, @unchecked Sendable {
         var lastHeading = -Double.infinity
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let listeners: ListenerOutputs
     private(set) var server: LiveViewServer?
 

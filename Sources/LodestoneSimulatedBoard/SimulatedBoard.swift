@@ -40,7 +40,7 @@ public final class SimulatedBoard: @unchecked Sendable {
         var vanished: Set<Int>
         var rng: UInt64
     }
-    private let truth: Mutex<Truth>
+    private let truth: Locked<Truth>
     private let running = Atomic<Bool>(false)
     private var thread: pthread_t?
     private var fifos: [Int: Int32] = [:]
@@ -61,7 +61,7 @@ public final class SimulatedBoard: @unchecked Sendable {
         self.noise = noise
         self.hardIron = hardIron
         self.softIron = softIron
-        truth = Mutex(Truth(attitude: attitude, angularRate: .zero, vanished: [], rng: seed))
+        truth = Locked(Truth(attitude: attitude, angularRate: .zero, vanished: [], rng: seed))
         deviceDirectories = layout.parts.indices.map { i in "\(dir)/sys/devices/\(layout.parts[i].parentPath)/iio:device\(i)" }
         try writeTree()
         for i in layout.parts.indices { writeRawFiles(part: i) }

@@ -25,7 +25,9 @@ import LodestoneSimulation
 
         var rng = RandomSource(seed: 20261130) // deterministic delays, so a failure can be replayed
         var killedMidWrite = 0, sawNew = 0, kills = 0
-        for i in 0..<30 {
+        // At least 30 kills, and on until five fell inside the write and one left the new
+        // profile (at most 120): how long the write takes against the run depends on the machine.
+        for i in 0..<120 where i < 30 || killedMidWrite < 5 || sawNew < 1 {
             // From process start to a little after its normal end.
             let delay = rng.uniform() * duration * 1.3
             let (_, killed) = try CommandRunner.runKilled(arguments, killAfter: delay)

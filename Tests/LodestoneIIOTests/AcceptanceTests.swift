@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import LodestoneCore
 import LodestoneIIO
@@ -110,7 +109,7 @@ struct AcceptanceTests {
         let log = NSTemporaryDirectory() + "lodestone-record-\(c.index)-\(UUID().uuidString).lslog"
         defer { unlink(log) }
         let flags = Self.flagSets[c.index % Self.flagSets.count]
-        let spinStart = Mutex<Double>(.infinity)
+        let spinStart = Locked<Double>(.infinity)
         let rate = -90 * Angle.radiansPerDegree // about up: clockwise seen from above
         let launched = Date().timeIntervalSince1970
         let out = try await Lodestone.run(on: board, backend: c.backend, ["record", "-o", log, "--duration", "\(Self.recordSeconds)"] + sourceArguments(c) + flags) { live in

@@ -158,7 +158,7 @@ enum Lodestone {
         p.standardInput = FileHandle.nullDevice
         try p.run()
         let live = LiveProcess(outerPID: p.processIdentifier)
-        let collected = Mutex((out: Data(), err: Data()))
+        let collected = Locked((out: Data(), err: Data()))
         let group = DispatchGroup()
         group.enter()
         Thread {

@@ -168,9 +168,17 @@ import Testing
         fastObjects += fast.readToEnd(timeout: 5)
         #expect(service.waitExit() == 0)
         let fastHeadings = TestLogs.headings(fastObjects)
-        #expect(fastHeadings.count >= 5990, "the fast client got \(fastHeadings.count) of ~6000 headings")
+        // The fast client's queue is small too (4 KiB, about 20 lines): on a machine busy
+        // enough to stall its reader for tens of milliseconds it loses lines as well, and
+        // must be told. Nothing may go missing without being reported.
+        let fastDropped = fastObjects.filter { $0.string("event") == "linesDropped" }.compactMap { $0.double("count") }.reduce(0, +)
         let stamps = fastHeadings.compactMap { $0.double("timestamp") }
-        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { abs($1 - $0 - 0.01) < 1e-6 }, "the fast client lost headings")
+        let missing = zip(stamps, stamps.dropFirst()).map { (($1 - $0) / 0.01).rounded() - 1 }.reduce(0, +)
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $1 > $0 }, "the fast client's headings are out of order")
+        #expect(missing <= fastDropped, "the fast client lost \(missing) headings, \(fastDropped) reported")
+        #expect(fastDropped <= 60, "the fast client, which reads, lost \(fastDropped) lines")
+        let total = Double(fastHeadings.count) + fastDropped
+        #expect(total >= 5990, "the fast client got \(fastHeadings.count) of ~6000 headings, \(fastDropped) dropped")
         #expect(elapsed < 6, "60 s of log at 20× took \(elapsed) s: something blocked the pipeline")
         #expect(!slow.lines.contains { ProtocolClient.object($0) == nil }, "a torn or invalid line reached the slow client")
         let drops = slowObjects.filter { $0.string("event") == "linesDropped" }
@@ -178,8 +186,8 @@ import Testing
         let dropped = drops.compactMap { $0.double("count") }.reduce(0, +)
         let slowHeadings = TestLogs.headings(slowObjects).count
         print("measured slow client: \(slowHeadings) headings received, \(Int(dropped)) lines reported dropped; fast client \(fastHeadings.count)")
-        #expect(Double(slowHeadings) + dropped >= Double(fastHeadings.count))
-        #expect(Double(slowHeadings) + dropped <= Double(fastHeadings.count) + 5)
+        #expect(Double(slowHeadings) + dropped >= total - 5)
+        #expect(Double(slowHeadings) + dropped <= total + 5)
         #expect(service.stderr.contains("dropped for it in all"))
     }
 

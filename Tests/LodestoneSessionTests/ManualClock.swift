@@ -1,9 +1,9 @@
+import LodestoneCore
 import LodestoneSession
-import Synchronization
 
 /// A clock a test moves by hand: sleeping advances it at once.
 final class ManualClock: SessionClock {
-    private let state = Mutex<(now: Double, sleeps: [Double])>((1000, []))
+    private let state = Locked<(now: Double, sleeps: [Double])>((1000, []))
     let wallOffset = 1_800_000_000.0
 
     func monotonic() -> Double { state.withLock { $0.now } }

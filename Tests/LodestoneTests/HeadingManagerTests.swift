@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LodestoneCore
 import Testing
-import Synchronization
 import Lodestone
 import LodestoneLogs
 import LodestoneGeomagnetism
@@ -160,7 +160,7 @@ struct FlakySource: SensorSource {
 
 /// Collects delegate calls from the manager's thread.
 final class Recorder: HeadingManagerDelegate {
-    private let state = Mutex<(headings: Int, events: [String])>((0, []))
+    private let state = Locked<(headings: Int, events: [String])>((0, []))
     var headings: Int { state.withLock { $0.headings } }
     var events: [String] { state.withLock { $0.events } }
 

@@ -1,12 +1,12 @@
+import LodestoneCore
 import Foundation
 import Lodestone
 import LodestoneTestSupport
-import Synchronization
 import Testing
 
 /// Collects what a delegate is told.
 final class LocationRecorder: LocationManagerDelegate {
-    let calls = Mutex<[String]>([])
+    let calls = Locked<[String]>([])
     func locationManager(_ manager: LocationManager, didUpdate location: Location) { calls.withLock { $0.append("location") } }
     func locationManager(_ manager: LocationManager, didReceive regionEvent: RegionEvent) { calls.withLock { $0.append("region") } }
 }

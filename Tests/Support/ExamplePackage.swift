@@ -1,5 +1,5 @@
+import LodestoneCore
 import Foundation
-import Synchronization
 
 /// Builds the example package under `Examples/` (once per test run) with `swift build`,
 /// as a user would, into `.build/examples` so that later runs are incremental.
@@ -8,7 +8,7 @@ public enum ExamplePackage {
         public let description: String
     }
 
-    private static let built = Mutex<[String: Result<URL, Failure>]>([:])
+    private static let built = Locked<[String: Result<URL, Failure>]>([:])
 
     /// The executable `product` of `Examples/<package>`, built in debug mode.
     public static func executable(package: String, product: String) throws -> URL {

@@ -1,7 +1,6 @@
 import Foundation
 import LodestoneCore
 import LodestoneDBus
-import Synchronization
 
 /// A compass provider that plays a scripted turn while started: magnetic headings 0°, 15°,
 /// 30°, … with a declination of +3.2° (so true = magnetic + 3.2), one every 40 ms.
@@ -16,7 +15,7 @@ final class ScriptedCompass: CompassProvider, @unchecked Sendable {
         var running = false
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     private let service = WeakService()
 
     func attach(_ service: DBusCompassService) { self.service.value = service }

@@ -1,10 +1,10 @@
+import LodestoneCore
 import LodestoneHTTP
-import Synchronization
 
 /// A feed with a fixed snapshot that records the viewer counts it is told.
 final class StaticFeed: LiveFeed, @unchecked Sendable {
     let objects: [String]
-    let counts = Mutex<[Int]>([])
+    let counts = Locked<[Int]>([])
 
     init(_ objects: [String] = []) {
         self.objects = objects
