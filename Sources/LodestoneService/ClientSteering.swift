@@ -57,12 +57,8 @@ struct ClientSteering {
 
     /// `{"class":"EVENT","event":"steerArrived","reason":"withinArrivalRadius","distance":M,…}`.
     private func arrived(into j: JSONLineBuilder, distance: Double, time: Double) {
-        j.beginObject()
-        j.string("class", "EVENT")
-        j.time("time", unixSeconds: time)
-        j.string("event", "steerArrived")
-        j.string("reason", "withinArrivalRadius")
-        j.string("detail", "arrived: \(Self.metres(distance)) m from the target, within the arrival radius of \(Self.metres(advisor.settings.arrivalRadius)) m")
+        let detail = "arrived: \(Self.metres(distance)) m from the target, within the arrival radius of \(Self.metres(advisor.settings.arrivalRadius)) m"
+        ProtocolMessages.beginEvent(j, ServiceEvent("steerArrived", reason: "withinArrivalRadius", detail), time: time)
         j.number("distance", distance, decimals: 2)
         j.endObject()
     }

@@ -18,11 +18,15 @@ import LodestoneSession
 extension ServiceConfiguration {
     /// Reads and applies a config file on top of `self`.
     public func applying(file path: String) throws(ConfigurationError) -> ServiceConfiguration {
-        let text: String
+        // FileBytes refuses a FIFO, a device or a directory without waiting for it.
+        let bytes: [UInt8]
         do {
-            text = try FileText.read(path, limit: Self.maximumFileSize)
+            bytes = try FileBytes.read(path, limit: Self.maximumFileSize)
         } catch {
             throw ConfigurationError(key: "(file)", "cannot be read: \(error)", origin: path, isAccessProblem: true)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigurationError(key: "(file)", "cannot be read: not UTF-8 text", origin: path, isAccessProblem: true)
         }
         return try applying(text: text, path: path)
     }
@@ -107,27 +111,5 @@ extension ServiceConfiguration {
         if let v = try n.integer("baud") { nmea.baud = v }
         if let v = try n.number("rate") { nmea.rate = v }
         if let v = try n.string("talker") { nmea.talker = v }
-    }
-}
-
-/// Small whole-file reads of text (config files).
-enum FileText {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Reads a regular UTF-8 file (``FileBytes``: a FIFO, a device or a directory is
-    /// refused without waiting for it).
-    static func read(_ path: String, limit: Int) throws(Failure) -> String {
-        let data: [UInt8]
-        do {
-            data = try FileBytes.read(path, limit: limit)
-        } catch {
-            throw Failure(description: error.description)
-        }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw Failure(description: "not UTF-8 text")
-        }
-        return text
     }
 }

@@ -52,13 +52,7 @@ public enum ProtocolMessages {
     }
 
     static func event(_ j: JSONLineBuilder, _ e: ServiceEvent, time: Double) {
-        j.beginObject()
-        j.string("class", "EVENT")
-        j.time("time", unixSeconds: time)
-        j.string("event", e.name)
-        if let state = e.state { j.string("state", state) }
-        j.string("reason", e.reason)
-        j.string("detail", e.detail)
+        beginEvent(j, e, time: time)
         if let flags = e.flags {
             let list = JSONLineBuilder(capacity: 256)
             list.append(.array(flags.map { .string($0) }))
@@ -67,13 +61,20 @@ public enum ProtocolMessages {
         j.endObject()
     }
 
-    static func dropped(_ j: JSONLineBuilder, count: Int, limit: Int, time: Double) {
+    /// Opens an EVENT object with the keys every event has; the caller adds its own and closes it.
+    static func beginEvent(_ j: JSONLineBuilder, _ e: ServiceEvent, time: Double) {
         j.beginObject()
         j.string("class", "EVENT")
         j.time("time", unixSeconds: time)
-        j.string("event", "linesDropped")
-        j.string("reason", "clientTooSlow")
-        j.string("detail", "this client read too slowly: \(count) line(s) were dropped, the oldest first (queue limit \(limit) bytes)")
+        j.string("event", e.name)
+        if let state = e.state { j.string("state", state) }
+        j.string("reason", e.reason)
+        j.string("detail", e.detail)
+    }
+
+    static func dropped(_ j: JSONLineBuilder, count: Int, limit: Int, time: Double) {
+        let detail = "this client read too slowly: \(count) line(s) were dropped, the oldest first (queue limit \(limit) bytes)"
+        beginEvent(j, ServiceEvent("linesDropped", reason: "clientTooSlow", detail), time: time)
         j.integer("count", count)
         j.endObject()
     }

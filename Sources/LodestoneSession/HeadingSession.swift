@@ -143,7 +143,7 @@ public struct HeadingSession: Sendable {
     /// A full ``Heading`` (attitude, accuracy, true heading) for an estimate of the current
     /// state. Mutating only so that it runs in place (no copy of the pipeline).
     public mutating func complete(_ estimate: HeadingEstimate) -> Heading {
-        pipeline.completeInPlace(estimate)
+        pipeline.complete(estimate)
     }
 
     /// The estimator made at the first sample after a start, when the wall clock of

@@ -26,7 +26,7 @@ public struct HeadingPipeline: Sendable {
         guard let estimate = estimator.update(sample), filter.shouldDeliver(estimate.direction) else {
             return nil
         }
-        return heading(for: estimate)
+        return complete(estimate)
     }
 
     /// The heading for an estimate when the filter lets it through (the second half of
@@ -35,12 +35,7 @@ public struct HeadingPipeline: Sendable {
     /// class copies the whole pipeline first.
     public mutating func deliver(_ estimate: HeadingEstimate) -> Heading? {
         guard filter.shouldDeliver(estimate.direction) else { return nil }
-        return heading(for: estimate)
-    }
-
-    /// ``complete(_:)`` in place, for a caller with filters of its own (see ``deliver(_:)``).
-    public mutating func completeInPlace(_ estimate: HeadingEstimate) -> Heading {
-        heading(for: estimate)
+        return complete(estimate)
     }
 
     /// Whether magnetic events wait to be taken: one branch per sample for a runner.
@@ -62,17 +57,12 @@ public struct HeadingPipeline: Sendable {
         estimator.replaceCalibration(calibration, status: status)
     }
 
-    /// A full ``Heading`` for an estimate of the current state.
-    public func complete(_ estimate: HeadingEstimate) -> Heading {
-        var pipeline = self
-        return pipeline.heading(for: estimate)
-    }
-
-    /// ``complete(_:)`` on the pipeline in place. Mutating although it changes nothing: a
+    /// A full ``Heading`` for an estimate of the current state, for a caller with filters
+    /// of its own (see ``deliver(_:)``). Mutating although it changes nothing: a
     /// non-mutating call passes the pipeline (kilobytes of filter state) by value, and
     /// the compiler copied it for every delivered heading.
     @inline(__always)
-    private mutating func heading(for estimate: HeadingEstimate) -> Heading {
+    public mutating func complete(_ estimate: HeadingEstimate) -> Heading {
         let magnetic = estimate.magneticHeading
         return Heading(timestamp: estimate.time,
                 magneticHeading: magnetic,

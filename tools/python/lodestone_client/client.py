@@ -64,7 +64,7 @@ class Client:
         `heading_filter` (degrees) is this client's own filter: a heading comes only when it
         moved at least that far from the last one delivered to this client (0: every one).
         """
-        self._watch(heading_filter)
+        self._watch(headingFilter=heading_filter)
         while True:
             yield parse(self._next())
 
@@ -82,12 +82,7 @@ class Client:
         from the last one delivered; `desired_accuracy` (metres) drops worse fixes. Headings
         are not asked for, so the sensors stay off for this client.
         """
-        request: Dict = {"enable": True, "heading": False, "location": True}
-        if distance_filter is not None:
-            request["distanceFilter"] = distance_filter
-        if desired_accuracy is not None:
-            request["desiredAccuracy"] = desired_accuracy
-        self._send("?WATCH=" + json.dumps(request) + ";")
+        self._watch(heading=False, location=True, distanceFilter=distance_filter, desiredAccuracy=desired_accuracy)
         while True:
             o = parse(self._next())
             if isinstance(o, Location):
@@ -133,10 +128,9 @@ class Client:
 
     # -- the wire
 
-    def _watch(self, heading_filter: Optional[float]) -> None:
-        request: Dict = {"enable": True}
-        if heading_filter is not None:
-            request["headingFilter"] = heading_filter
+    def _watch(self, **keys) -> None:
+        """Sends ?WATCH with `enable` and the keys given (their protocol names), None left out."""
+        request: Dict = {"enable": True, **{k: v for k, v in keys.items() if v is not None}}
         self._send("?WATCH=" + json.dumps(request) + ";")
 
     def _send(self, command: str) -> None:
