@@ -89,9 +89,9 @@ public struct IIOScanType: Hashable, Sendable, Codable, CustomStringConvertible 
     @inlinable public var byteCount: Int { elementBytes * repeatCount }
 
     /// Largest and smallest value the channel can carry (shifts, not sums: a 64-bit
-    /// channel must not overflow). An unsigned 64-bit channel reads at most `Int64.max`.
+    /// channel must not overflow). An unsigned channel of 63 or 64 bits reads at most `Int64.max`.
     public var maximumValue: Int64 {
-        isSigned ? Int64.max >> (64 - realBits) : (realBits >= 64 ? Int64.max : (Int64(1) << realBits) - 1)
+        isSigned ? Int64.max >> (64 - realBits) : (realBits >= 63 ? Int64.max : (Int64(1) << realBits) - 1)
     }
     public var minimumValue: Int64 { isSigned ? Int64.min >> (64 - realBits) : 0 }
 

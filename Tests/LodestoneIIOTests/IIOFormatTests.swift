@@ -41,6 +41,9 @@ import LodestoneCore
         let s64 = IIOScanType(parsing: "le:s64/64>>0")!, u64 = IIOScanType(parsing: "le:u64/64>>0")!
         #expect(s64.maximumValue == Int64.max && s64.minimumValue == Int64.min)
         #expect(u64.maximumValue == Int64.max && u64.minimumValue == 0)
+        // 63 unsigned bits: 2⁶³ − 1, which 1 << 63 − 1 overflowed (found by `tools/fuzz iio` in CI).
+        #expect(IIOScanType(parsing: "le:u63/64>>0")!.maximumValue == Int64.max)
+        #expect(IIOScanType(parsing: "le:u62/64>>0")!.maximumValue == Int64.max >> 1)
         #expect(IIOScanType(parsing: "le:s16/16>>0")!.minimumValue == -32768)
         #expect(IIOScanType(parsing: "be:s24/32>>8")!.maximumValue == 8_388_607)
         // An unsigned 64-bit value above Int64.max reads as the largest, never as negative.
