@@ -197,38 +197,19 @@ public final class JSONLineBuilder {
     public func appendNumber(_ value: Double, decimals: Int) {
         guard value.isFinite else { return put("null") }
         let d = max(0, min(9, decimals))
-        var unit = 1.0
-        for _ in 0..<d { unit *= 10 }
-        let scaled = (abs(value) * unit).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 9.0e18 else {
+        let magnitude = abs(value) * FixedPointDigits.scale(d)
+        guard magnitude < 9.0e18 else {
             var s = "\(value)"
             return s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         }
-        var n = UInt64(scaled)
-        reserve(32)
-        // Digits go right to left into a small stack buffer, then out in one copy.
-        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &buffer) { raw in
-            var i = 32
-            var written = 0
-            repeat {
-                if written == d, d > 0 {
-                    i -= 1
-                    raw[i] = 0x2E
-                }
-                i -= 1
-                raw[i] = UInt8(truncatingIfNeeded: n % 10) &+ 0x30
-                n /= 10
-                written += 1
-            } while n > 0 || written <= d
-            if value < 0, scaled != 0 {
-                i -= 1
-                raw[i] = 0x2D
-            }
-            let length = 32 - i
-            UnsafeMutableRawPointer(storage + count).copyMemory(from: raw.baseAddress! + i, byteCount: length)
-            count += length
-        }
+        let n = FixedPointDigits.roundedHalfAwayFromZero(magnitude)
+        // A value that rounds to zero prints without its sign.
+        let sign = value < 0 && n != 0 ? 1 : 0
+        let length = sign + max(1, FixedPointDigits.count(n) - d) + (d > 0 ? d + 1 : 0)
+        reserve(length)
+        let first = FixedPointDigits.write(n, fractionDigits: d, endingAt: storage + count + length)
+        if sign == 1 { first[-1] = 0x2D }
+        count += length
     }
 
     // MARK: Documents

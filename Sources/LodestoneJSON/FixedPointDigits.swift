@@ -1,0 +1,105 @@
+/// The arithmetic of fixed-point numbers in JSON (``JSONLineBuilder/appendNumber(_:decimals:)``):
+/// scaling, rounding and writing digits straight into the output, without a `String`,
+/// a library call or a division instruction per digit.
+enum FixedPointDigits {
+    /// 10^e for 0 ≤ e ≤ 9, exact: the same values a loop of `*= 10` gives.
+    @inline(__always)
+    static func scale(_ e: Int) -> Double {
+        switch e {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        default: 1_000_000_000
+        }
+    }
+
+    /// `x` (finite, 0 ≤ x < 9e18) rounded half away from zero, as an integer:
+    /// `x.rounded(.toNearestOrAwayFromZero)` without the call to libm's `round`.
+    /// `x` minus its integer part is exact for every `Double`, so comparing it
+    /// with one half decides exactly as `round` does.
+    @inline(__always)
+    static func roundedHalfAwayFromZero(_ x: Double) -> UInt64 {
+        let whole = Int64(x)
+        let rounded = x - Double(whole) >= 0.5 ? whole + 1 : whole
+        return UInt64(bitPattern: rounded)
+    }
+
+    /// How many decimal digits `n` has (1 for 0).
+    @inline(__always)
+    static func count(_ n: UInt64) -> Int {
+        var digits = 1
+        var limit: UInt64 = 10
+        while n >= limit {
+            digits += 1
+            if digits == 20 { break }
+            limit &*= 10
+        }
+        return digits
+    }
+
+    /// "00" "01" … "99": two digits per division by 100 halve the dependent divisions.
+    static var pairs: StaticString {
+        """
+        0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+        5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+        """
+    }
+
+    /// Writes `n` as decimal digits, the last `fractionDigits` of them after a point,
+    /// at least one before it, right-aligned so that the last byte is at `end - 1`;
+    /// returns where the text starts.
+    @inline(__always)
+    static func write(_ n: UInt64, fractionDigits: Int, endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = end, n = n, left = fractionDigits
+        while left >= 2 {
+            p -= 2
+            n = writePair(n, at: p)
+            left -= 2
+        }
+        if left == 1 {
+            p -= 1
+            n = writeDigit(n, at: p)
+        }
+        if fractionDigits > 0 {
+            p -= 1
+            p.pointee = 0x2E
+        }
+        while n >= 100 {
+            p -= 2
+            n = writePair(n, at: p)
+        }
+        if n >= 10 {
+            p -= 2
+            _ = writePair(n, at: p)
+        } else {
+            p -= 1
+            _ = writeDigit(n, at: p)
+        }
+        return p
+    }
+
+    /// Writes the last two digits of `n` at `p`; returns `n / 100`.
+    @inline(__always)
+    private static func writePair(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UInt64 {
+        let q = n / 100
+        let r = Int(truncatingIfNeeded: n &- q &* 100)
+        let digits = pairs.utf8Start + 2 &* r
+        p[0] = digits[0]
+        p[1] = digits[1]
+        return q
+    }
+
+    /// Writes the last digit of `n` at `p`; returns `n / 10`.
+    @inline(__always)
+    private static func writeDigit(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UInt64 {
+        let q = n / 10
+        p.pointee = UInt8(truncatingIfNeeded: n &- q &* 10) &+ 0x30
+        return q
+    }
+}
