@@ -46,7 +46,8 @@ public final class LogReader: SensorSource {
     public private(set) var metadata: LogMetadata?
     /// Column names of the header, in file order.
     public private(set) var columns: [String] = []
-    public private(set) var hasGyroscope = false
+    // Read for every sample: dynamic exclusivity checks would cost more than the read.
+    @exclusivity(unchecked) public private(set) var hasGyroscope = false
     /// Whether the log has a `speed` column, and a `track` column.
     public private(set) var hasSpeed = false
     public private(set) var hasTrack = false
@@ -249,34 +250,25 @@ public final class LogReader: SensorSource {
         var fieldStart = base
         var column = 0
         while true {
-            // Find the end of this field: the next comma or the end of the line.
-            let rest = end - fieldStart
-            let comma = rest > 0 ? memchr(fieldStart, 0x2C, rest).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } : nil
-            let fieldEnd = comma ?? end
-            if column < columnCount {
-                let role = roles[column]
+            let role = column < columnCount ? roles[column] : -1
+            let fieldEnd: UnsafePointer<UInt8>
+            if role >= 0, role != Self.speedRole, role != Self.trackRole,
+               let (value, stop) = DecimalParser.parsePlain(from: fieldStart, to: end), stop == end || stop.pointee == 0x2C {
+                // The common field: a plain number right up to the comma, read in one pass.
+                slots[role] = role < Self.sampleSlots ? value * scales[role] : value
+                fieldEnd = stop
+            } else {
+                // Anything else: find the comma, then parse (and judge) the field whole.
+                let rest = end - fieldStart
+                let comma = rest > 0 ? memchr(fieldStart, 0x2C, rest).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } : nil
+                fieldEnd = comma ?? end
                 if role >= 0 {
-                    let field = UnsafeBufferPointer(start: fieldStart, count: fieldEnd - fieldStart)
-                    if role == Self.speedRole || role == Self.trackRole {
-                        try parseGroundTrack(field, role: role, column: column)
-                    } else {
-                        guard let value = DecimalParser.parse(field) else {
-                            throw fieldError(.notANumber, column: column, field: field, "is not a number")
-                        }
-                        if role < Self.sampleSlots {
-                            guard value.isFinite else {
-                                throw fieldError(.notFinite, column: column, field: field, "is not a finite number")
-                            }
-                            slots[role] = value * scales[role]
-                        } else {
-                            slots[role] = value
-                        }
-                    }
+                    try parseField(UnsafeBufferPointer(start: fieldStart, count: fieldEnd - fieldStart), role: role, column: column)
                 }
             }
             column += 1
-            guard let comma else { break }
-            fieldStart = comma + 1
+            guard fieldEnd < end else { break }
+            fieldStart = fieldEnd + 1
         }
         guard column == columnCount else {
             throw failure(.wrongColumnCount, line: reader.lineNumber,
@@ -288,6 +280,25 @@ public final class LogReader: SensorSource {
                         "time goes backwards: \(t) s after \(lastTime) s; samples must be in time order")
         }
         lastTime = t
+    }
+
+    /// A field in general: spaces around the number, `nan` or `inf` (refused in the
+    /// sample's columns), or not a number at all.
+    private func parseField(_ field: UnsafeBufferPointer<UInt8>, role: Int, column: Int) throws(LogError) {
+        if role == Self.speedRole || role == Self.trackRole {
+            return try parseGroundTrack(field, role: role, column: column)
+        }
+        guard let value = DecimalParser.parse(field) else {
+            throw fieldError(.notANumber, column: column, field: field, "is not a number")
+        }
+        if role < Self.sampleSlots {
+            guard value.isFinite else {
+                throw fieldError(.notFinite, column: column, field: field, "is not a finite number")
+            }
+            slots[role] = value * scales[role]
+        } else {
+            slots[role] = value
+        }
     }
 
     /// A `speed` or `track` field: empty or `nan` where the position source
