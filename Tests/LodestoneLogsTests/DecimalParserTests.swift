@@ -14,6 +14,37 @@ import LodestoneSimulation
         }
     }
 
+    /// The fast path as a CSV reader uses it: a field parsed up to the byte after
+    /// the number, which must then be a comma or the end for the value to count.
+    @Test func plainNumbersStopWhereTheFieldEndsAndAgreeWithTheStandardLibrary() {
+        var random = RandomSource(seed: 7)
+        let shapes = ["-12.345e-6", "9007199254740992", "9007199254740993", "0.0000000000000000001", "00000000000000000001",
+                      "1e22", "1e23", "1e-22", "1e-23", "12e+003", "1e0300", "-0", "-0.0e0", "+.5", "5.", ".", "-", "e5", "1e",
+                      "1e+", "0.11468830530453245", "4.9e-324", "1.7976931348623157e308", "123456789012345678", "1234567890123456789"]
+        var texts = shapes
+        for i in 0..<100_000 {
+            let digits = Int(random.uniform() * 12)
+            let mantissa = String(Int64(random.uniform() * 1e15)).prefix(max(1, digits))
+            let point = Int(random.uniform() * Double(mantissa.count + 1))
+            var t = String(mantissa.prefix(point)) + "." + String(mantissa.dropFirst(point))
+            if i % 2 == 0 { t = "-" + t }
+            if i % 7 == 0 { t += "e" + String(Int(random.uniform() * 60) - 30) }
+            texts.append(t)
+        }
+        for text in texts {
+            for suffix in ["", ",1.5", " ,2", "x"] {
+                var line = text + suffix
+                line.withUTF8 { bytes in
+                    let start = bytes.baseAddress!, end = start + bytes.count
+                    guard let (value, stop) = DecimalParser.parsePlain(from: start, to: end), stop == end || stop.pointee == 0x2C else { return }
+                    let field = String(decoding: UnsafeBufferPointer(start: start, count: stop - start), as: UTF8.self)
+                    #expect(field == text, "\(text)\(suffix)")
+                    #expect(value.bitPattern == Double(text)?.bitPattern, "\(text)")
+                }
+            }
+        }
+    }
+
     @Test func acceptsCommonSpellingsAndRejectsGarbage() {
         #expect(DecimalParser.parse("  -12.5e-1 ") == -1.25)
         #expect(DecimalParser.parse("+.5") == 0.5)
