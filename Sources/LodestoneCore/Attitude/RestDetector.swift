@@ -63,14 +63,19 @@ public struct RestDetector: Hashable, Sendable {
     public mutating func evaluate() -> (window: SteadyRotation.Estimate, interval: Double)? {
         let interval = sinceEvaluation
         sinceEvaluation = 0
-        let estimate = window.estimate
-        lastAccelerationNow = estimate?.accelerationNow
-        if let e = estimate, let short = shortRate, !isSteady(e, shortRate: short, dt: lastStep) {
+        // The estimate is bound once: each further use of the optional copied all of it.
+        guard let e = window.estimate else {
+            lastAccelerationNow = nil
+            isAtRest = false
+            return nil
+        }
+        lastAccelerationNow = e.accelerationNow
+        if let short = shortRate, !isSteady(e, shortRate: short, dt: lastStep) {
             restart()
             return nil
         }
-        isAtRest = steadyTime >= minimumDuration && estimate != nil
-        guard isAtRest, let e = estimate, interval > 0 else { return nil }
+        isAtRest = steadyTime >= minimumDuration
+        guard isAtRest, interval > 0 else { return nil }
         return (e, interval)
     }
 

@@ -7,6 +7,13 @@ public enum Angle {
     /// `degrees` wrapped into [0, 360).
     @inlinable
     public static func normalized360(_ degrees: Double) -> Double {
+        // Most angles given are within a turn of [0, 360) (a heading plus a declination):
+        // there the remainder is the angle itself or the angle minus 360, both exact, and
+        // fmod, a library call, is not needed. The results are the same bits.
+        if degrees >= 0 {
+            if degrees < 360 { return degrees }
+            if degrees < 720 { return degrees - 360 }
+        }
         var d = degrees.truncatingRemainder(dividingBy: 360)
         if d < 0 { d += 360 }
         // -1e-17 + 360 rounds to 360.0; keep the half-open interval.
