@@ -30,18 +30,11 @@ enum FixedPointDigits {
         return UInt64(bitPattern: rounded)
     }
 
-    /// How many decimal digits `n` has (1 for 0).
-    @inline(__always)
-    static func count(_ n: UInt64) -> Int {
-        var digits = 1
-        var limit: UInt64 = 10
-        while n >= limit {
-            digits += 1
-            if digits == 20 { break }
-            limit &*= 10
-        }
-        return digits
-    }
+    /// The longest number written (a sign, 19 digits, a point and 9 decimals) fits in
+    /// `scratchSize` bytes; the scratch space is twice that, so that copying
+    /// `scratchSize` bytes from wherever the number starts stays inside it.
+    static var scratchSize: Int { 32 }
+    typealias Scratch = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
 
     /// "00" "01" … "99": two digits per division by 100 halve the dependent divisions.
     static var pairs: StaticString {

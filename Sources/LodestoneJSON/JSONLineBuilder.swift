@@ -203,13 +203,21 @@ public final class JSONLineBuilder {
             return s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         }
         let n = FixedPointDigits.roundedHalfAwayFromZero(magnitude)
-        // A value that rounds to zero prints without its sign.
-        let sign = value < 0 && n != 0 ? 1 : 0
-        let length = sign + max(1, FixedPointDigits.count(n) - d) + (d > 0 ? d + 1 : 0)
-        reserve(length)
-        let first = FixedPointDigits.write(n, fractionDigits: d, endingAt: storage + count + length)
-        if sign == 1 { first[-1] = 0x2D }
-        count += length
+        reserve(FixedPointDigits.scratchSize)
+        // Right to left into scratch space, then out in one copy of a fixed size (a few
+        // vector moves, no call): the length need not be known before the digits are.
+        var scratch: FixedPointDigits.Scratch = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { raw in
+            let end = raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + FixedPointDigits.scratchSize
+            var first = FixedPointDigits.write(n, fractionDigits: d, endingAt: end)
+            // A value that rounds to zero prints without its sign.
+            if value < 0, n != 0 {
+                first -= 1
+                first.pointee = 0x2D
+            }
+            UnsafeMutableRawPointer(storage + count).copyMemory(from: first, byteCount: FixedPointDigits.scratchSize)
+            count += end - first
+        }
     }
 
     // MARK: Documents
