@@ -91,6 +91,11 @@ public struct HeadingEstimator: Sendable {
     var monitorTime = 0.0
     var monitorStarted = false
     static let monitorInterval = 0.02
+    /// The forward axis in earth axes as `fuse` worked it out, and the attitude it
+    /// came from: the accuracy of the same sample uses it again instead of
+    /// rotating the axis a second time.
+    var fusedForward = Vector3.zero
+    var fusedForwardAttitude = Quaternion(w: .nan, x: .nan, y: .nan, z: .nan)
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -169,6 +174,8 @@ public struct HeadingEstimator: Sendable {
             monitorStarted = true
         }
         let forward = q.rotate(axis)
+        fusedForward = forward
+        fusedForwardAttitude = q
         let valid = abs(forward.z) < maximumAxisUp && fieldRange2.contains(m.squaredLength)
         return HeadingEstimate(time: time, direction: HeadingDirection(east: forward.x, north: forward.y),
                                field: m, isValid: valid)
@@ -239,7 +246,10 @@ public struct HeadingEstimator: Sendable {
     /// elevation e moves by about tilt error × tan e).
     @inline(__always)
     private func fusedAccuracy() -> Double {
-        let forward = fusion.attitude.rotate(axis)
+        let q = fusion.attitude, known = fusedForwardAttitude
+        let same = q.w.bitPattern == known.w.bitPattern && q.x.bitPattern == known.x.bitPattern
+            && q.y.bitPattern == known.y.bitPattern && q.z.bitPattern == known.z.bitPattern
+        let forward = same ? fusedForward : q.rotate(axis)
         let horizontal = max(1e-3, (forward.x * forward.x + forward.y * forward.y).squareRoot())
         let axisTilt = fusion.tiltUncertainty * abs(forward.z) / horizontal
         let heading = fusion.headingUncertainty
