@@ -56,8 +56,10 @@ public final class LogReader: SensorSource {
         Array(UnsafeBufferPointer(start: slots + Self.sampleSlots, count: options.extraColumns.count))
     }
     /// Bad lines skipped so far, and the first few of them.
-    public private(set) var skippedLineCount = 0
-    public private(set) var skippedLines: [LogError] = []
+    // Held open across every sample's loop by the optimizer: dynamic exclusivity checks
+    // would cost two runtime calls per sample for fields touched only on bad lines.
+    @exclusivity(unchecked) public private(set) var skippedLineCount = 0
+    @exclusivity(unchecked) public private(set) var skippedLines: [LogError] = []
     @exclusivity(unchecked) public private(set) var sampleCount = 0
 
     private let reader: LineReader
