@@ -351,7 +351,9 @@ public struct AttitudeFusion: Sendable {
         let c = coefficients
         let spread = (min(gravity.residualMotionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
             / gravity.mean.squaredLength
-        gravity.observe(east: east, north: north, dt: interval, persistenceTime: settings.sustainedAccelerationTime)
+        gravity.observe(east: east, north: north, dt: interval, persistenceTime: settings.sustainedAccelerationTime,
+                        lengthTolerance: 5 * gravity.lengthNoise(sampleVariance: noise.accelerometerVariance, dt: lastStep)
+                            + settings.accelerometerError)
         let disagreement = east * east + north * north
         let expected = spread + errors.tiltVariance(eastLag: eastLag, northLag: northLag)
         let explainable = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)

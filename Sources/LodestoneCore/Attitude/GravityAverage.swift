@@ -65,6 +65,7 @@ struct GravityAverage: Hashable, Sendable {
         disagreement = 0
         unexplainedFor = 0
         persistentDisagreement = .zero
+        shortfallVariance = 0
     }
 
     /// Adds the specific force `aE` (earth frame) at attitude `r` (body → earth).
@@ -99,11 +100,29 @@ struct GravityAverage: Hashable, Sendable {
     /// Sustained acceleration across gravity that the average's length
     /// shows, squared, (m/s²)²: `2g` times the excess beyond five standard
     /// deviations of what the accelerometer's noise (`sampleVariance`, per
-    /// axis and sample) leaves in an average of samples `dt` apart.
+    /// axis and sample) leaves in an average of samples `dt` apart, and
+    /// beyond the fluctuation that motion the average kept gives its length
+    /// (``shortfallVariance``).
     func accelerationLevel(sampleVariance: Double, dt: Double) -> Double {
-        let noise = sampleVariance * min(1, dt / (2 * correlationTime))
-        return 2 * restingStrength * max(0, mean.length - restingStrength - 5 * noise.squareRoot())
+        let noise = lengthNoise(sampleVariance: sampleVariance, dt: dt)
+        let motion = (2 * shortfallVariance).squareRoot()
+        return 2 * restingStrength * max(0, mean.length - restingStrength - 5 * noise - motion)
     }
+
+    /// What the accelerometer's noise (`sampleVariance`, per axis and sample)
+    /// leaves in the average's length, 1σ, m/s², for samples `dt` apart.
+    func lengthNoise(sampleVariance: Double, dt: Double) -> Double {
+        (sampleVariance * min(1, dt / (2 * correlationTime))).squareRoot()
+    }
+
+    /// Mean square of how far the average has recently fallen short of
+    /// gravity's strength beyond what the accelerometer's noise and error
+    /// explain, (m/s²)² (rises within a correlation time, falls over five).
+    /// An acceleration across gravity only lengthens the average, so a
+    /// shortfall is motion the average kept (a hand moving the board to and
+    /// fro), and that motion lengthens it as often and as far: an excess
+    /// within it shows no sustained acceleration.
+    private(set) var shortfallVariance = 0.0
 
     /// The disagreement averaged over `persistenceTime`, rad (east, north,
     /// 0): hand motion flips it, a vehicle's turn holds it.
@@ -124,11 +143,17 @@ struct GravityAverage: Hashable, Sendable {
         unexplainedFor = 0
     }
 
-    /// Records the average's disagreement with the filter (innovations about east and north, rad).
-    mutating func observe(east: Double, north: Double, dt: Double, persistenceTime: Double) {
+    /// Records the average's disagreement with the filter (innovations about
+    /// east and north, rad), and how far its length falls short of gravity's
+    /// by more than `lengthTolerance` (m/s²).
+    mutating func observe(east: Double, north: Double, dt: Double, persistenceTime: Double, lengthTolerance: Double) {
         let now = 0.5 * (east * east + north * north)
         let time = now > disagreement ? correlationTime : 5 * correlationTime
         disagreement += (now - disagreement) * min(1, dt / time)
+        let shortfall = min(0, mean.length - restingStrength + lengthTolerance)
+        let shortfallNow = shortfall * shortfall
+        let shortfallTime = shortfallNow > shortfallVariance ? correlationTime : 5 * correlationTime
+        shortfallVariance += (shortfallNow - shortfallVariance) * min(1, dt / shortfallTime)
         persistentDisagreement += (Vector3(east, north, 0) - persistentDisagreement) * min(1, dt / persistenceTime)
     }
 
