@@ -242,7 +242,8 @@ public struct AttitudeFusion: Sendable {
         errors.predict(growth)
         growth = AttitudeErrorFilter.Growth()
         var correction = AttitudeErrorFilter.Correction()
-        if let (window, span) = rest.evaluate() {
+        let biasUncertainty = max(errors.bias[0, 0], errors.bias[1, 1], errors.bias[2, 2]).squareRoot()
+        if let (window, span) = rest.evaluate(gyroBias: gyroBias, biasUncertainty: biasUncertainty) {
             correctBiasWhileSteady(&correction, window: window, interval: span, rotation: r)
         }
         correctTilt(&correction, interval: interval)

@@ -60,7 +60,9 @@ public struct RestDetector: Hashable, Sendable {
     /// Judges the window (call it every few tens of milliseconds). While the
     /// board is at rest, returns the window's estimate and the time since the
     /// last judgement, which the estimate stands for; else nil.
-    public mutating func evaluate() -> (window: SteadyRotation.Estimate, interval: Double)? {
+    /// `gyroBias` is the bias estimate and `biasUncertainty` its 1σ, rad/s.
+    public mutating func evaluate(gyroBias: Vector3, biasUncertainty: Double)
+        -> (window: SteadyRotation.Estimate, interval: Double)? {
         let interval = sinceEvaluation
         sinceEvaluation = 0
         // The estimate is bound once: each further use of the optional copied all of it.
@@ -70,7 +72,8 @@ public struct RestDetector: Hashable, Sendable {
             return nil
         }
         lastAccelerationNow = e.accelerationNow
-        if let short = shortRate, !isSteady(e, shortRate: short, dt: lastStep) {
+        if let short = shortRate,
+           !isSteady(e, shortRate: short, dt: lastStep, gyroBias: gyroBias, biasUncertainty: biasUncertainty) {
             restart()
             return nil
         }
@@ -86,13 +89,10 @@ public struct RestDetector: Hashable, Sendable {
         lastAccelerationNow = nil
     }
 
-    private func isSteady(_ e: SteadyRotation.Estimate, shortRate: Vector3, dt: Double) -> Bool {
-        // A young window's fit is noisy: a rate counts as too fast only beyond five of its standard deviations
-        // (three would restart a window of a thousand samples by chance, and it would never grow).
-        let vertical = e.verticalVariance.isFinite
-        let rate2 = e.horizontalRate.squaredLength + (vertical ? e.verticalRate * e.verticalRate : 0)
-        let rateNoise = (2 * e.horizontalVariance + (vertical ? e.verticalVariance : 0)).squareRoot()
-        let fastest = rateThreshold + 5 * rateNoise
+    private func isSteady(_ e: SteadyRotation.Estimate, shortRate: Vector3, dt: Double,
+                          gyroBias: Vector3, biasUncertainty: Double) -> Bool {
+        let slow = turnsSlowlyByGyro(e, gyroBias: gyroBias, biasUncertainty: biasUncertainty)
+            || isStillByDrift(e)
         // The short mean's noise: the samples' scatter over the ~shortTime/dt samples it averages.
         let shortNoise2 = 3 * (e.rateScatter * 0.5 * min(1, dt / Self.shortTime) + e.meanRateVariance)
         let change = 0.1 * rateThreshold + 5 * shortNoise2.squareRoot()
@@ -102,11 +102,35 @@ public struct RestDetector: Hashable, Sendable {
         let accelerationAllowed = 0.05 * rateThreshold / window.averagingTime + 5 * (3 * e.rateSlopeVariance).squareRoot()
         // A gyro scattering by more than the rate threshold is moving, not noisy:
         // no sensor this is meant for is that noisy per sample.
-        return rate2 <= fastest * fastest
+        return slow
             && e.rateSlope.squaredLength <= accelerationAllowed * accelerationAllowed
             && e.rateScatter <= rateThreshold * rateThreshold
             && (shortRate - e.meanRate).squaredLength <= change * change
             && 3 * e.accelerationScatter <= threshold2
+    }
+
+    /// The gyro, less its bias as far as it is known, shows a rotation under
+    /// the threshold. The drift the window measures is not consulted: a
+    /// window kept because its own drift happened to read slow would hand the
+    /// filter a rate biased low, and a turn just above the threshold would
+    /// then be learned, in part, as gyro bias.
+    private func turnsSlowlyByGyro(_ e: SteadyRotation.Estimate, gyroBias: Vector3, biasUncertainty: Double) -> Bool {
+        let fastest = rateThreshold + 3 * biasUncertainty + 5 * e.meanRateVariance.squareRoot()
+        return (e.meanRate - gyroBias).squaredLength <= fastest * fastest
+    }
+
+    /// Gravity's and the field's drift show no rotation beyond their noise: a
+    /// still board is seen as still even while the gyro's bias is far off
+    /// (at turn-on, or after it jumped). Only stillness is judged this way: a
+    /// window's drift is noisy, and a turn judged slow by it would be kept
+    /// for reading slow. A young window's fit is noisier still, so only a
+    /// rate beyond five of its standard deviations counts (three would
+    /// restart a window of a thousand samples by chance).
+    private func isStillByDrift(_ e: SteadyRotation.Estimate) -> Bool {
+        let vertical = e.verticalVariance.isFinite
+        let rate2 = e.horizontalRate.squaredLength + (vertical ? e.verticalRate * e.verticalRate : 0)
+        let noise2 = 2 * e.horizontalVariance + (vertical ? e.verticalVariance : 0)
+        return rate2 <= 25 * noise2
     }
 
     /// Forgets the history (after a gap in the data).
