@@ -29,7 +29,7 @@ let package = Package(
         // Pure: the small command-line parser of `lodestone` and `lodestone-serve`.
         .target(name: "LodestoneCommandLine"),
         // Pure: the one JSON reader (strict parser) and writer of the package; no Foundation.
-        .target(name: "LodestoneJSON"),
+        .target(name: "LodestoneJSON", dependencies: ["LodestoneCore"]),
         // Edge: sockets, endpoints, line framing and the plumbing of poll loops (wake pipe, thread,
         // clocks) for the service, its listeners and the gpsd client; no Foundation.
         .target(name: "LodestoneNetwork"),

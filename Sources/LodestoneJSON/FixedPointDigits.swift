@@ -2,34 +2,6 @@
 /// scaling, rounding and writing digits straight into the output, without a `String`,
 /// a library call or a division instruction per digit.
 enum FixedPointDigits {
-    /// 10^e for 0 ≤ e ≤ 9, exact: the same values a loop of `*= 10` gives.
-    @inline(__always)
-    static func scale(_ e: Int) -> Double {
-        switch e {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        case 8: 100_000_000
-        default: 1_000_000_000
-        }
-    }
-
-    /// `x` (finite, 0 ≤ x < 9e18) rounded half away from zero, as an integer:
-    /// `x.rounded(.toNearestOrAwayFromZero)` without the call to libm's `round`.
-    /// `x` minus its integer part is exact for every `Double`, so comparing it
-    /// with one half decides exactly as `round` does.
-    @inline(__always)
-    static func roundedHalfAwayFromZero(_ x: Double) -> UInt64 {
-        let whole = Int64(x)
-        let rounded = x - Double(whole) >= 0.5 ? whole + 1 : whole
-        return UInt64(bitPattern: rounded)
-    }
-
     /// The longest number written (a sign, 19 digits, a point and 9 decimals) fits in
     /// `scratchSize` bytes; the scratch space is twice that, so that copying
     /// `scratchSize` bytes from wherever the number starts stays inside it.

@@ -1,3 +1,5 @@
+import LodestoneCore
+
 /// The one JSON writer of the package: builds JSON into a reusable byte buffer, fast.
 ///
 /// Streams (NDJSON headings, the service's protocol lines) are built member by
@@ -197,12 +199,12 @@ public final class JSONLineBuilder {
     public func appendNumber(_ value: Double, decimals: Int) {
         guard value.isFinite else { return put("null") }
         let d = max(0, min(9, decimals))
-        let magnitude = abs(value) * FixedPointDigits.scale(d)
+        let magnitude = abs(value) * ExactDecimal.powerOfTen(d)
         guard magnitude < 9.0e18 else {
             var s = "\(value)"
             return s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         }
-        let n = FixedPointDigits.roundedHalfAwayFromZero(magnitude)
+        let n = ExactDecimal.wholeHalfAwayFromZero(magnitude)
         reserve(FixedPointDigits.scratchSize)
         // Right to left into scratch space, then out in one copy of a fixed size (a few
         // vector moves, no call): the length need not be known before the digits are.

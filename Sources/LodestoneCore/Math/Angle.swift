@@ -24,36 +24,11 @@ public enum Angle {
     /// [0, 360): the number to print. A heading or bearing of 359.9996° is in [0, 360) but
     /// reads "360.000" with three decimals; rounding first, then wrapping, never does.
     public static func rounded360(_ degrees: Double, decimals: Int) -> Double {
-        let unit = decimalUnit(max(0, min(9, decimals)))
-        let rounded = roundedHalfAwayFromZero(normalized360(degrees) * unit) / unit
+        let unit = ExactDecimal.powerOfTen(decimals)
+        let scaled = normalized360(degrees) * unit
+        let rounded = (scaled < 0x1p52 ? Double(ExactDecimal.wholeHalfAwayFromZero(scaled))
+                                       : scaled.rounded(.toNearestOrAwayFromZero)) / unit
         return rounded >= 360 ? 0 : rounded + 0
-    }
-
-    /// 10^e for 0 ≤ e ≤ 9, exact: the values a loop of `*= 10` gives, from a table.
-    @inline(__always)
-    static func decimalUnit(_ e: Int) -> Double {
-        switch e {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        case 8: 100_000_000
-        default: 1_000_000_000
-        }
-    }
-
-    /// `x.rounded(.toNearestOrAwayFromZero)`, without the call to libm's `round` for
-    /// 0 < x < 2^52 (every number printed per heading): `x` minus its integer part is
-    /// exact, so comparing it with one half decides as `round` does, to the bit.
-    @inline(__always)
-    static func roundedHalfAwayFromZero(_ x: Double) -> Double {
-        guard x > 0, x < 0x1p52 else { return x.rounded(.toNearestOrAwayFromZero) }
-        let whole = Double(Int64(x))
-        return x - whole >= 0.5 ? whole + 1 : whole
     }
 
     /// `degrees` wrapped into [-180, 180).
