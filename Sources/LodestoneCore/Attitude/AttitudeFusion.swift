@@ -399,8 +399,10 @@ public struct AttitudeFusion: Sendable {
     /// acceleration's time), plus as much of the recent disagreement as the
     /// sustained acceleration the average's length shows could explain.
     private var sustainedTiltVariance: Double {
-        let level = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
-        return min(level, gravity.disagreement) + gravity.persistentDisagreement.squaredLength
+        @inline(__always) get { // out of line, the whole fusion was copied to call it
+            let level = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
+            return min(level, gravity.disagreement) + gravity.persistentDisagreement.squaredLength
+        }
     }
 
     /// Heading from the horizontal field, less any field carried with the

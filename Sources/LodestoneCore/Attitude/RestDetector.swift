@@ -30,7 +30,10 @@ public struct RestDetector: Hashable, Sendable {
     public private(set) var isAtRest = false
     public private(set) var window: SteadyRotation
     private var steadyTime = 0.0
-    private var shortRate: Vector3?
+    /// The gyro's short-term mean, once ``hasShortRate``; a flag, not an
+    /// optional, since it is updated every sample.
+    private var shortRate = Vector3.zero
+    private var hasShortRate = false
     private var lastAccelerationNow: Vector3?
     private var sinceEvaluation = 0.0
     private var lastStep = 0.01
@@ -46,7 +49,8 @@ public struct RestDetector: Hashable, Sendable {
     /// Feeds one sample (raw gyro, specific force, calibrated field; body
     /// frame): cheap, every sample. A jolt ends rest at once.
     public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
-        shortRate = shortRate.map { $0 + (w - $0) * min(1, dt / Self.shortTime) } ?? w
+        shortRate = hasShortRate ? shortRate + (w - shortRate) * min(1, dt / Self.shortTime) : w
+        hasShortRate = true
         if let now = lastAccelerationNow,
            (a - now).squaredLength > accelerationThreshold * accelerationThreshold {
             restart()
@@ -60,6 +64,8 @@ public struct RestDetector: Hashable, Sendable {
     /// Judges the window (call it every few tens of milliseconds). While the
     /// board is at rest, returns the window's estimate and the time since the
     /// last judgement, which the estimate stands for; else nil.
+    /// Inlined into the fusion's correction, so that the estimate is not copied on its way there.
+    @inline(__always)
     public mutating func evaluate() -> (window: SteadyRotation.Estimate, interval: Double)? {
         let interval = sinceEvaluation
         sinceEvaluation = 0
@@ -70,7 +76,7 @@ public struct RestDetector: Hashable, Sendable {
             return nil
         }
         lastAccelerationNow = e.accelerationNow
-        if let short = shortRate, !isSteady(e, shortRate: short, dt: lastStep) {
+        if hasShortRate, !isSteady(e, shortRate: shortRate, dt: lastStep) {
             restart()
             return nil
         }
@@ -112,6 +118,7 @@ public struct RestDetector: Hashable, Sendable {
     /// Forgets the history (after a gap in the data).
     public mutating func reset() {
         restart()
-        shortRate = nil
+        shortRate = .zero
+        hasShortRate = false
     }
 }
