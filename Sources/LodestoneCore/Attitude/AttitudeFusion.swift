@@ -209,7 +209,7 @@ public struct AttitudeFusion: Sendable {
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, dt: dt)
         gravity.add(r * a - (carrier ?? .zero), rotation: r, dt: dt)
-        pending.field = isNewField ? m : pending.field
+        if isNewField { pending.field = m }
         pending.fieldAge = isNewField ? 0 : pending.fieldAge + dt
         pending.sinceHeading += dt
         pending.rotation += turned
@@ -262,6 +262,7 @@ public struct AttitudeFusion: Sendable {
     /// the error growth since the last correction; returns the bias-corrected
     /// rate and the new body → earth rotation. Only what must be summed per
     /// sample is: the rest of the growth is worked out once per correction.
+    @inline(__always) // one call per sample: out of line, its matrix came back through memory
     private mutating func integrate(angularRate w: Vector3, dt: Double) -> (rate: Vector3, rotation: Matrix3) {
         let rate = w - gyroBias
         let step = rate * dt

@@ -73,6 +73,7 @@ struct GravityAverage: Hashable, Sendable {
     }
 
     /// Adds the specific force `aE` (earth frame) at attitude `r` (body → earth).
+    @inline(__always) // one call per sample, from the fusion
     mutating func add(_ aE: Vector3, rotation r: Matrix3, dt: Double) {
         samples += 1
         let k = min(1, max(dt / correlationTime, 1 / samples))

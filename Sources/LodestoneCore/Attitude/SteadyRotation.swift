@@ -80,6 +80,8 @@ public struct SteadyRotation: Hashable, Sendable {
     }
 
     /// Adds one sample (raw gyro, specific force, calibrated field; body frame).
+    /// Inlined into the rest detector's one call per sample.
+    @inline(__always)
     public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
         // Times are kept relative to the newest sample: move the old ones dt into the past.
         timeSquares += (dt * weight - 2 * timeSum) * dt
