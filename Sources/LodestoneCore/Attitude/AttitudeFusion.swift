@@ -208,7 +208,8 @@ public struct AttitudeFusion: Sendable {
         rest.add(angularRate: w, acceleration: a, field: m, dt: dt)
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, dt: dt)
-        gravity.add(r * a - (carrier ?? .zero), rotation: r, dt: dt)
+        let aE = r * a
+        gravity.add(carrier.map { aE - $0 } ?? aE, rotation: r, dt: dt)
         if isNewField { pending.field = m }
         pending.fieldAge = isNewField ? 0 : pending.fieldAge + dt
         pending.sinceHeading += dt

@@ -47,7 +47,9 @@ public struct RestDetector: Hashable, Sendable {
     }
 
     /// Feeds one sample (raw gyro, specific force, calibrated field; body
-    /// frame): cheap, every sample. A jolt ends rest at once.
+    /// frame): cheap, every sample. A jolt ends rest at once. Inlined into
+    /// the fusion's one call per sample.
+    @inline(__always)
     public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
         shortRate = hasShortRate ? shortRate + (w - shortRate) * min(1, dt / Self.shortTime) : w
         hasShortRate = true
