@@ -94,6 +94,7 @@ public struct RestDetector: Hashable, Sendable {
         lastAccelerationNow = nil
     }
 
+    @inline(__always) // out of line, the estimate was copied to pass it
     private func isSteady(_ e: SteadyRotation.Estimate, shortRate: Vector3, dt: Double) -> Bool {
         // A young window's fit is noisy: a rate counts as too fast only beyond five of its standard deviations
         // (three would restart a window of a thousand samples by chance, and it would never grow).
