@@ -194,10 +194,6 @@ public struct AttitudeFusion: Sendable {
     /// when a position source reports them, give the acceleration of the
     /// vehicle the board rides (``VehicleAcceleration``), which is taken out
     /// of the specific force before it levels the estimate.
-    ///
-    /// Inlined into the heading estimator, its one caller every sample; the
-    /// correction every few samples stays out of line.
-    @inline(__always)
     public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double,
                                 speed: Double? = nil, course: Double? = nil) {
         guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }
