@@ -193,7 +193,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
 
     /// The larger of the predicted variances of the two tilt readings of
     /// ``measureTilt(east:north:eastLag:northLag:noise:)``, rad².
-    @inlinable
+    @inlinable @inline(__always) // out of line, the whole filter was copied to call it
     public func tiltVariance(eastLag: Vector3, northLag: Vector3) -> Double {
         let e = angle.row0.x + 2 * cross.row0.dot(eastLag) + eastLag.dot(bias * eastLag)
         let n = angle.row1.y + 2 * cross.row1.dot(northLag) + northLag.dot(bias * northLag)

@@ -208,8 +208,9 @@ public struct AttitudeFusion: Sendable {
         rest.add(angularRate: w, acceleration: a, field: m, dt: dt)
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, dt: dt)
-        gravity.add(r * a - (carrier ?? .zero), rotation: r, dt: dt)
-        pending.field = isNewField ? m : pending.field
+        let aE = r * a
+        gravity.add(carrier.map { aE - $0 } ?? aE, rotation: r, dt: dt)
+        if isNewField { pending.field = m }
         pending.fieldAge = isNewField ? 0 : pending.fieldAge + dt
         pending.sinceHeading += dt
         pending.rotation += turned
@@ -263,6 +264,7 @@ public struct AttitudeFusion: Sendable {
     /// the error growth since the last correction; returns the bias-corrected
     /// rate and the new body → earth rotation. Only what must be summed per
     /// sample is: the rest of the growth is worked out once per correction.
+    @inline(__always) // one call per sample: out of line, its matrix came back through memory
     private mutating func integrate(angularRate w: Vector3, dt: Double) -> (rate: Vector3, rotation: Matrix3) {
         let rate = w - gyroBias
         let step = rate * dt
@@ -400,8 +402,10 @@ public struct AttitudeFusion: Sendable {
     /// acceleration's time), plus as much of the recent disagreement as the
     /// sustained acceleration the average's length shows could explain.
     private var sustainedTiltVariance: Double {
-        let level = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
-        return min(level, gravity.disagreement) + gravity.persistentDisagreement.squaredLength
+        @inline(__always) get { // out of line, the whole fusion was copied to call it
+            let level = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
+            return min(level, gravity.disagreement) + gravity.persistentDisagreement.squaredLength
+        }
     }
 
     /// Heading from the horizontal field, less any field carried with the

@@ -31,7 +31,10 @@ struct GravityAverage: Hashable, Sendable {
     /// motion), (m/s³)²: with ``motionVariance`` it tells how fast the motion
     /// reverses (ω² = jerk² / acceleration² for a swing).
     private(set) var jerkVariance = 0.0
-    private var smoothed: Vector3?
+    /// The smoothed acceleration, once ``hasSmoothed``; a flag, not an
+    /// optional, since it is read and written every sample.
+    private var smoothed = Vector3.zero
+    private var hasSmoothed = false
     static let smoothingTime = 0.2
     /// How the average's east and north tilt depend on the gyro-bias error
     /// (body frame), s. Rows of `∫ w(t − s)·R(s) ds` over the averaging weights.
@@ -61,7 +64,8 @@ struct GravityAverage: Hashable, Sendable {
         northLag = .zero
         motionVariance = initial
         jerkVariance = 0
-        smoothed = nil
+        smoothed = .zero
+        hasSmoothed = false
         disagreement = 0
         unexplainedFor = 0
         persistentDisagreement = .zero
@@ -69,14 +73,16 @@ struct GravityAverage: Hashable, Sendable {
     }
 
     /// Adds the specific force `aE` (earth frame) at attitude `r` (body → earth).
+    @inline(__always) // one call per sample, from the fusion
     mutating func add(_ aE: Vector3, rotation r: Matrix3, dt: Double) {
         samples += 1
         let k = min(1, max(dt / correlationTime, 1 / samples))
         mean += (aE - mean) * k
         motionVariance += ((aE - mean).squaredLength - motionVariance) * k
-        let previous = smoothed ?? aE
+        let previous = hasSmoothed ? smoothed : aE
         let now = previous + (aE - previous) * min(1, dt / Self.smoothingTime)
         smoothed = now
+        hasSmoothed = true
         jerkVariance += (((now - previous) / dt).squaredLength - jerkVariance) * k
         eastLag = (eastLag + r.row0 * dt) * (1 - k)
         northLag = (northLag + r.row1 * dt) * (1 - k)
@@ -103,6 +109,7 @@ struct GravityAverage: Hashable, Sendable {
     /// axis and sample) leaves in an average of samples `dt` apart, and
     /// beyond the fluctuation that motion the average kept gives its length
     /// (``shortfallVariance``).
+    @inline(__always) // an out-of-line call on the fusion's average copied all of it first
     func accelerationLevel(sampleVariance: Double, dt: Double) -> Double {
         let noise = lengthNoise(sampleVariance: sampleVariance, dt: dt)
         let motion = (2 * shortfallVariance).squareRoot()
@@ -111,6 +118,7 @@ struct GravityAverage: Hashable, Sendable {
 
     /// What the accelerometer's noise (`sampleVariance`, per axis and sample)
     /// leaves in the average's length, 1σ, m/s², for samples `dt` apart.
+    @inline(__always) // an out-of-line call on the fusion's average copied all of it first
     func lengthNoise(sampleVariance: Double, dt: Double) -> Double {
         (sampleVariance * min(1, dt / (2 * correlationTime))).squareRoot()
     }
@@ -160,6 +168,7 @@ struct GravityAverage: Hashable, Sendable {
     /// The tilt, rad², that a sustained acceleration across gravity would
     /// give the average if it were the cause of the length's excess: an
     /// acceleration `a` tilts it by `a/g` and lengthens it by `g·θ²/2`.
+    @inline(__always) // an out-of-line call on the fusion's average copied all of it first
     func explainableTilt(sampleVariance: Double, dt: Double) -> Double {
         accelerationLevel(sampleVariance: sampleVariance, dt: dt) / (restingStrength * restingStrength)
     }
@@ -167,6 +176,7 @@ struct GravityAverage: Hashable, Sendable {
     /// The variance of the acceleration left in the average, (m/s²)²: a swing
     /// at ω averaged over τ keeps 1/(1 + ω²τ²) of its variance. A hand's quick
     /// swings average away; a boat's slow roll and a vehicle's long turn do not.
+    @inline(__always) // an out-of-line call on the fusion's average copied all of it first
     var residualMotionVariance: Double {
         guard motionVariance > 0 else { return 0 }
         let omega2 = jerkVariance / motionVariance
@@ -174,6 +184,7 @@ struct GravityAverage: Hashable, Sendable {
     }
 
     /// The tilt the average shows, rad, about east and north.
+    @inline(__always) // an out-of-line call on the fusion's average copied all of it first
     var tilt: (east: Double, north: Double) {
         let n = mean.length
         return (mean.y / n, -mean.x / n)

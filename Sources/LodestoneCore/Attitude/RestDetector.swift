@@ -30,7 +30,10 @@ public struct RestDetector: Hashable, Sendable {
     public private(set) var isAtRest = false
     public private(set) var window: SteadyRotation
     private var steadyTime = 0.0
-    private var shortRate: Vector3?
+    /// The gyro's short-term mean, once ``hasShortRate``; a flag, not an
+    /// optional, since it is updated every sample.
+    private var shortRate = Vector3.zero
+    private var hasShortRate = false
     private var lastAccelerationNow: Vector3?
     private var sinceEvaluation = 0.0
     private var lastStep = 0.01
@@ -44,9 +47,12 @@ public struct RestDetector: Hashable, Sendable {
     }
 
     /// Feeds one sample (raw gyro, specific force, calibrated field; body
-    /// frame): cheap, every sample. A jolt ends rest at once.
+    /// frame): cheap, every sample. A jolt ends rest at once. Inlined into
+    /// the fusion's one call per sample.
+    @inline(__always)
     public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
-        shortRate = shortRate.map { $0 + (w - $0) * min(1, dt / Self.shortTime) } ?? w
+        shortRate = hasShortRate ? shortRate + (w - shortRate) * min(1, dt / Self.shortTime) : w
+        hasShortRate = true
         if let now = lastAccelerationNow,
            (a - now).squaredLength > accelerationThreshold * accelerationThreshold {
             restart()
@@ -61,6 +67,8 @@ public struct RestDetector: Hashable, Sendable {
     /// board is at rest, returns the window's estimate and the time since the
     /// last judgement, which the estimate stands for; else nil.
     /// `gyroBias` is the bias estimate and `biasUncertainty` its 1σ, rad/s.
+    /// Inlined into the fusion's correction, so that the estimate is not copied on its way there.
+    @inline(__always)
     public mutating func evaluate(gyroBias: Vector3, biasUncertainty: Double)
         -> (window: SteadyRotation.Estimate, interval: Double)? {
         let interval = sinceEvaluation
@@ -72,8 +80,8 @@ public struct RestDetector: Hashable, Sendable {
             return nil
         }
         lastAccelerationNow = e.accelerationNow
-        if let short = shortRate,
-           !isSteady(e, shortRate: short, dt: lastStep, gyroBias: gyroBias, biasUncertainty: biasUncertainty) {
+        if hasShortRate,
+           !isSteady(e, shortRate: shortRate, dt: lastStep, gyroBias: gyroBias, biasUncertainty: biasUncertainty) {
             restart()
             return nil
         }
@@ -89,6 +97,7 @@ public struct RestDetector: Hashable, Sendable {
         lastAccelerationNow = nil
     }
 
+    @inline(__always) // out of line, the estimate was copied to pass it
     private func isSteady(_ e: SteadyRotation.Estimate, shortRate: Vector3, dt: Double,
                           gyroBias: Vector3, biasUncertainty: Double) -> Bool {
         let slow = turnsSlowlyByGyro(e, gyroBias: gyroBias, biasUncertainty: biasUncertainty)
@@ -114,6 +123,7 @@ public struct RestDetector: Hashable, Sendable {
     /// window kept because its own drift happened to read slow would hand the
     /// filter a rate biased low, and a turn just above the threshold would
     /// then be learned, in part, as gyro bias.
+    @inline(__always)
     private func turnsSlowlyByGyro(_ e: SteadyRotation.Estimate, gyroBias: Vector3, biasUncertainty: Double) -> Bool {
         let fastest = rateThreshold + 3 * biasUncertainty + 5 * e.meanRateVariance.squareRoot()
         return (e.meanRate - gyroBias).squaredLength <= fastest * fastest
@@ -126,6 +136,7 @@ public struct RestDetector: Hashable, Sendable {
     /// for reading slow. A young window's fit is noisier still, so only a
     /// rate beyond five of its standard deviations counts (three would
     /// restart a window of a thousand samples by chance).
+    @inline(__always)
     private func isStillByDrift(_ e: SteadyRotation.Estimate) -> Bool {
         let vertical = e.verticalVariance.isFinite
         let rate2 = e.horizontalRate.squaredLength + (vertical ? e.verticalRate * e.verticalRate : 0)
@@ -136,6 +147,7 @@ public struct RestDetector: Hashable, Sendable {
     /// Forgets the history (after a gap in the data).
     public mutating func reset() {
         restart()
-        shortRate = nil
+        shortRate = .zero
+        hasShortRate = false
     }
 }

@@ -80,6 +80,8 @@ public struct SteadyRotation: Hashable, Sendable {
     }
 
     /// Adds one sample (raw gyro, specific force, calibrated field; body frame).
+    /// Inlined into the rest detector's one call per sample.
+    @inline(__always)
     public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
         // Times are kept relative to the newest sample: move the old ones dt into the past.
         timeSquares += (dt * weight - 2 * timeSum) * dt
@@ -106,33 +108,37 @@ public struct SteadyRotation: Hashable, Sendable {
     }
 
     /// The fit of the current window; nil until it holds a few samples.
+    /// Inlined into its one caller per correction: returned out of line, the
+    /// optional estimate was copied on its way out and again into the caller.
     public var estimate: Estimate? {
-        guard weight >= 8 else { return nil }
-        let spread = timeSquares - timeSum * timeSum / weight   // Σw·(t − t̄)²
-        guard spread > 0 else { return nil }
-        // Exponential weights over τ hold as much as 2τ of equal ones.
-        let count = 2 * weight
-        let g = fit(gravity, spread: spread), m = fit(field, spread: spread), w = fit(rate, spread: spread)
-        let gNorm2 = g.mean.squaredLength
-        guard gNorm2 > 0 else { return nil }
-        let up = g.mean / gNorm2.squareRoot()
-        // v' = −ω × v: the part of ω across gravity is (v' × v) / |v|².
-        let horizontal = g.slope.cross(g.mean) / gNorm2
-        let horizontalVariance = g.slopeVariance / gNorm2
-        // The field's drift less what the horizontal rotation explains is −ω_up·(up × m).
-        let across = up.cross(m.mean)
-        let across2 = across.squaredLength
-        let residual = m.slope + horizontal.cross(m.mean)
-        let vertical = across2 > 0 ? -residual.dot(across) / across2 : 0
-        let verticalVariance = across2 > 0
-            ? m.slopeVariance / across2 + horizontalVariance * m.mean.squaredLength / across2
-            : .infinity
-        let now = g.mean - g.slope * (timeSum / weight)
-        return Estimate(meanRate: w.mean, horizontalRate: horizontal, horizontalVariance: horizontalVariance,
-                        verticalRate: vertical, verticalVariance: verticalVariance,
-                        meanRateVariance: w.scatter / count, up: up, accelerationNow: now,
-                        accelerationScatter: g.scatter, fieldScatter: m.scatter, rateScatter: w.scatter,
-                        rateSlope: w.slope, rateSlopeVariance: w.slopeVariance)
+        @inline(__always) get {
+            guard weight >= 8 else { return nil }
+            let spread = timeSquares - timeSum * timeSum / weight   // Σw·(t − t̄)²
+            guard spread > 0 else { return nil }
+            // Exponential weights over τ hold as much as 2τ of equal ones.
+            let count = 2 * weight
+            let g = fit(gravity, spread: spread), m = fit(field, spread: spread), w = fit(rate, spread: spread)
+            let gNorm2 = g.mean.squaredLength
+            guard gNorm2 > 0 else { return nil }
+            let up = g.mean / gNorm2.squareRoot()
+            // v' = −ω × v: the part of ω across gravity is (v' × v) / |v|².
+            let horizontal = g.slope.cross(g.mean) / gNorm2
+            let horizontalVariance = g.slopeVariance / gNorm2
+            // The field's drift less what the horizontal rotation explains is −ω_up·(up × m).
+            let across = up.cross(m.mean)
+            let across2 = across.squaredLength
+            let residual = m.slope + horizontal.cross(m.mean)
+            let vertical = across2 > 0 ? -residual.dot(across) / across2 : 0
+            let verticalVariance = across2 > 0
+                ? m.slopeVariance / across2 + horizontalVariance * m.mean.squaredLength / across2
+                : .infinity
+            let now = g.mean - g.slope * (timeSum / weight)
+            return Estimate(meanRate: w.mean, horizontalRate: horizontal, horizontalVariance: horizontalVariance,
+                            verticalRate: vertical, verticalVariance: verticalVariance,
+                            meanRateVariance: w.scatter / count, up: up, accelerationNow: now,
+                            accelerationScatter: g.scatter, fieldScatter: m.scatter, rateScatter: w.scatter,
+                            rateSlope: w.slope, rateSlopeVariance: w.slopeVariance)
+        }
     }
 
     /// Straight-line fit of one signal: mean, slope, per-axis scatter about the line, slope variance per axis.

@@ -18,6 +18,7 @@ public struct Declination: Hashable, Sendable {
 
     /// True heading for a magnetic heading, in [0, 360); nil when unreliable.
     @inlinable
+    @inline(__always) // every completed heading asks for it
     public func trueHeading(fromMagnetic heading: Double) -> Double? {
         isReliable ? Angle.normalized360(heading + degrees) : nil
     }

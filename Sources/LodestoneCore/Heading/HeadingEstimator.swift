@@ -156,6 +156,8 @@ public struct HeadingEstimator: Sendable {
     }
 
     /// The AHRS path: the gyro carries the attitude; the heading is the forward axis's in ENU.
+    /// Inlined into ``update(_:)``, its one caller, every sample.
+    @inline(__always)
     private mutating func fuse(_ sample: SensorSample, field m: Vector3, angularRate w: Vector3,
                                dt: Double) -> HeadingEstimate? {
         isFusing = true

@@ -31,6 +31,8 @@ public struct HeadingFilter: Hashable, Sendable {
     }
 
     /// Whether `direction` (of any length) should be delivered; records it when it is.
+    /// Inlined: the pipeline asks once per sample.
+    @inline(__always)
     public mutating func shouldDeliver(_ direction: HeadingDirection) -> Bool {
         if let last = lastDelivered {
             // Held while cos(angle) = d / |direction| exceeds the limit.

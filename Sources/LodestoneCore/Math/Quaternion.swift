@@ -79,7 +79,8 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The rotation matrix R with `R · v_body = v_earth`.
-    @inlinable
+    /// Always inlined: gyro fusion takes it every sample, and a call's overhead is a fair part of it.
+    @inlinable @inline(__always)
     public var rotationMatrix: Matrix3 {
         let ww = w * w, xx = x * x, yy = y * y, zz = z * z
         let xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z
@@ -89,7 +90,8 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Rotates `v` by this (unit) quaternion: `q ⊗ v ⊗ q*`.
-    @inlinable
+    /// Always inlined: the per-sample path rotates a vector or two every sample.
+    @inlinable @inline(__always)
     public func rotate(_ v: Vector3) -> Vector3 {
         let u = vector
         let t = u.cross(v) * 2
@@ -112,7 +114,8 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
                           y: y + (o.y * s - y * t), z: z + (o.z * s - z * t)).normalized
     }
 
-    @inlinable
+    /// Always inlined: gyro fusion composes a step with the attitude every sample.
+    @inlinable @inline(__always)
     public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
                    x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
