@@ -176,7 +176,6 @@ import Testing
         let missing = zip(stamps, stamps.dropFirst()).map { (($1 - $0) / 0.01).rounded() - 1 }.reduce(0, +)
         #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $1 > $0 }, "the fast client's headings are out of order")
         #expect(missing <= fastDropped, "the fast client lost \(missing) headings, \(fastDropped) reported")
-        #expect(fastDropped <= 60, "the fast client, which reads, lost \(fastDropped) lines")
         let total = Double(fastHeadings.count) + fastDropped
         #expect(total >= 5990, "the fast client got \(fastHeadings.count) of ~6000 headings, \(fastDropped) dropped")
         #expect(elapsed < 6, "60 s of log at 20× took \(elapsed) s: something blocked the pipeline")
@@ -186,6 +185,10 @@ import Testing
         let dropped = drops.compactMap { $0.double("count") }.reduce(0, +)
         let slowHeadings = TestLogs.headings(slowObjects).count
         print("measured slow client: \(slowHeadings) headings received, \(Int(dropped)) lines reported dropped; fast client \(fastHeadings.count)")
+        // How many lines a reading client loses depends on how busy the machine is (under
+        // AddressSanitizer and other load, hundreds); that it loses far fewer than the
+        // client that stopped reading does not.
+        #expect(fastDropped * 4 <= dropped, "the fast client, which reads, lost \(fastDropped) lines; the stuck one \(dropped)")
         #expect(Double(slowHeadings) + dropped >= total - 5)
         #expect(Double(slowHeadings) + dropped <= total + 5)
         #expect(service.stderr.contains("dropped for it in all"))
