@@ -112,7 +112,9 @@ public struct AttitudeFusion: Sendable {
                             minimumDuration: settings.restMinimumDuration)
         agreement = CompassAgreement(longestRejection: settings.longestCompassRejection,
                                      longestInconsistency: settings.longestCompassInconsistency)
-        gravity = GravityAverage(correlationTime: settings.motionCorrelationTime)
+        gravity = GravityAverage(correlationTime: settings.motionCorrelationTime,
+                                 persistenceTime: settings.sustainedAccelerationTime,
+                                 accelerometerError: settings.accelerometerError)
         carried = BodyFixedDisturbance(changeTime: settings.bodyFieldChangeTime,
                                        averagingTime: settings.fieldReferenceTime,
                                        correlationTime: settings.compassCorrelationTime,
@@ -354,9 +356,8 @@ public struct AttitudeFusion: Sendable {
         let c = coefficients
         let spread = (min(gravity.residualMotionVariance, c.motionAccelerationSquared) + c.accelerometerErrorSquared)
             / gravity.mean.squaredLength
-        gravity.observe(east: east, north: north, dt: interval, persistenceTime: settings.sustainedAccelerationTime,
-                        lengthTolerance: 5 * gravity.lengthNoise(sampleVariance: noise.accelerometerVariance, dt: lastStep)
-                            + settings.accelerometerError)
+        gravity.observe(east: east, north: north, dt: interval, sampleVariance: noise.accelerometerVariance,
+                        sampleStep: lastStep)
         let disagreement = east * east + north * north
         let expected = spread + errors.tiltVariance(eastLag: eastLag, northLag: northLag)
         let explainable = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)

@@ -20,6 +20,13 @@
 struct GravityAverage: Hashable, Sendable {
     /// Averaging time, s.
     let correlationTime: Double
+    /// How long an acceleration that does not reverse typically lasts, s:
+    /// the averaging time of ``persistentDisagreement``.
+    let persistenceTime: Double
+    /// The accelerometer's error that does not average out, m/s²: the
+    /// average's length may fall short of gravity's by this much (and by
+    /// the noise) with no motion kept in it.
+    let accelerometerError: Double
 
     /// The average, earth frame, m/s².
     private(set) var mean = Vector3.zero
@@ -52,8 +59,10 @@ struct GravityAverage: Hashable, Sendable {
     /// average is the plain mean of its samples, not the first one weighted up.
     private var samples = 0.0
 
-    init(correlationTime: Double) {
+    init(correlationTime: Double, persistenceTime: Double, accelerometerError: Double) {
         self.correlationTime = correlationTime
+        self.persistenceTime = persistenceTime
+        self.accelerometerError = accelerometerError
     }
 
     /// Starts from one reading of the specific force's strength, as if level.
@@ -104,23 +113,24 @@ struct GravityAverage: Hashable, Sendable {
     }
 
     /// Sustained acceleration across gravity that the average's length
-    /// shows, squared, (m/s²)²: `2g` times the excess beyond five standard
-    /// deviations of what the accelerometer's noise (`sampleVariance`, per
-    /// axis and sample) leaves in an average of samples `dt` apart, and
-    /// beyond the fluctuation that motion the average kept gives its length
+    /// shows, squared, (m/s²)²: `2g` times the excess beyond what noise
+    /// explains (``noiseAllowance(sampleVariance:dt:)``) and beyond the
+    /// fluctuation that motion the average kept gives its length
     /// (``shortfallVariance``).
     @inline(__always) // an out-of-line call on the fusion's average copied all of it first
     func accelerationLevel(sampleVariance: Double, dt: Double) -> Double {
-        let noise = lengthNoise(sampleVariance: sampleVariance, dt: dt)
         let motion = (2 * shortfallVariance).squareRoot()
-        return 2 * restingStrength * max(0, mean.length - restingStrength - 5 * noise - motion)
+        let excess = mean.length - restingStrength - noiseAllowance(sampleVariance: sampleVariance, dt: dt) - motion
+        return 2 * restingStrength * max(0, excess)
     }
 
-    /// What the accelerometer's noise (`sampleVariance`, per axis and sample)
-    /// leaves in the average's length, 1σ, m/s², for samples `dt` apart.
+    /// How far the average's length may depart from gravity's by noise
+    /// alone, m/s²: five standard deviations of what the accelerometer's
+    /// noise (`sampleVariance`, per axis and sample) leaves in an average
+    /// of samples `dt` apart.
     @inline(__always) // an out-of-line call on the fusion's average copied all of it first
-    func lengthNoise(sampleVariance: Double, dt: Double) -> Double {
-        (sampleVariance * min(1, dt / (2 * correlationTime))).squareRoot()
+    func noiseAllowance(sampleVariance: Double, dt: Double) -> Double {
+        5 * (sampleVariance * min(1, dt / (2 * correlationTime))).squareRoot()
     }
 
     /// Mean square of how far the average has recently fallen short of
@@ -153,8 +163,10 @@ struct GravityAverage: Hashable, Sendable {
 
     /// Records the average's disagreement with the filter (innovations about
     /// east and north, rad), and how far its length falls short of gravity's
-    /// by more than `lengthTolerance` (m/s²).
-    mutating func observe(east: Double, north: Double, dt: Double, persistenceTime: Double, lengthTolerance: Double) {
+    /// by more than noise (`sampleVariance` per axis and sample, `sampleStep`
+    /// apart) and ``accelerometerError`` explain.
+    mutating func observe(east: Double, north: Double, dt: Double, sampleVariance: Double, sampleStep: Double) {
+        let lengthTolerance = noiseAllowance(sampleVariance: sampleVariance, dt: sampleStep) + accelerometerError
         let now = 0.5 * (east * east + north * north)
         let time = now > disagreement ? correlationTime : 5 * correlationTime
         disagreement += (now - disagreement) * min(1, dt / time)
