@@ -3,8 +3,9 @@
 
 Writes a sweep of simulated logs with `lodestone simulate` (level turns at 0.05–200 °/s and
 25–400 Hz, rates either side of the rest detector's 2 °/s threshold, tumbles, full tumbles,
-walks, boats, car drives with and without speed, gyro biases up to 5 °/s, gyro scale errors,
-a tilted turn, a 10 Hz magnetometer) and scores each with `lodestone evaluate`, gyro fusion
+walks, boats, car drives with and without speed, gyro biases up to 5 °/s, gyro scale errors
+up to 3 %, a bias walking 40 times faster than typical, a tilted turn, a 10 Hz
+magnetometer, dips of 0–85°) and scores each with `lodestone evaluate`, gyro fusion
 against Lodestone's own compass mode. The compass here has no calibration error, so the
 field is clean, and a row is flagged when:
 
@@ -51,6 +52,20 @@ def cases() -> list[tuple[str, list[str]]]:
         ("turn-1-tilt-30", ["--scenario", "turn", "--turn-rate", "1", "--tilt", "30", "--rate", "100", "--gyro-bias", BIAS]),
         ("holds-bias-5", ["--scenario", "holds", "--rate", "100", "--gyro-bias", "3,-3,5"]),
         ("tumble-mag-10hz", ["--scenario", "tumble", "--duration", "600", "--rate", "200", "--mag-rate", "10"]),
+        # A cheap part's sensitivity tolerance (±3 %), in a steady fast turn and tumbling.
+        ("turn-20-gyro-scale-3", ["--scenario", "turn", "--turn-rate", "20", "--rate", "100", "--seed", "16",
+                                  "--gyro-scale", "0.03,-0.02,0.03"]),
+        ("tumble-gyro-scale-3", ["--scenario", "tumble", "--duration", "600", "--rate", "100", "--seed", "15",
+                                 "--gyro-scale", "0.03,-0.02,0.03"]),
+        # A bias that wanders 40 times faster than the simulator's typical part.
+        ("tumble-bias-walk-0.02", ["--scenario", "tumble", "--duration", "600", "--rate", "100", "--seed", "12",
+                                   "--gyro-bias", BIAS, "--bias-walk", "0.02"]),
+        # Near the magnetic poles the horizontal field is small and a tilt error is
+        # multiplied by tan(dip): 5.7 at 80°, 11 at 85°.
+        ("walk-dip-85", ["--scenario", "walk", "--rate", "100", "--seed", "7", "--gyro-bias", BIAS, "--field", "50,85"]),
+        ("drive-dip-80", ["--scenario", "drive", "--rate", "100", "--seed", "8", "--gyro-bias", BIAS, "--field", "50,80"]),
+        ("turn-1-dip-0", ["--scenario", "turn", "--turn-rate", "1", "--rate", "100", "--seed", "6", "--gyro-bias", BIAS,
+                          "--field", "50,0"]),
     ]
     return found
 
