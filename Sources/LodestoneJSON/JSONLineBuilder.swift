@@ -200,7 +200,7 @@ public final class JSONLineBuilder {
         guard value.isFinite else { return put("null") }
         let d = max(0, min(9, decimals))
         let magnitude = abs(value) * ExactDecimal.powerOfTen(d)
-        guard magnitude < 9.0e18 else {
+        guard magnitude < ExactDecimal.wholeLimit else {
             var s = "\(value)"
             return s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         }

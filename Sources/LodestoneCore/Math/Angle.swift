@@ -26,8 +26,8 @@ public enum Angle {
     public static func rounded360(_ degrees: Double, decimals: Int) -> Double {
         let unit = ExactDecimal.powerOfTen(decimals)
         let scaled = normalized360(degrees) * unit
-        let rounded = (scaled < 0x1p52 ? Double(ExactDecimal.wholeHalfAwayFromZero(scaled))
-                                       : scaled.rounded(.toNearestOrAwayFromZero)) / unit
+        let rounded = (scaled < ExactDecimal.wholeLimit ? Double(ExactDecimal.wholeHalfAwayFromZero(scaled))
+                                                        : scaled.rounded(.toNearestOrAwayFromZero)) / unit
         return rounded >= 360 ? 0 : rounded + 0
     }
 

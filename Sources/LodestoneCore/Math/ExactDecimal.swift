@@ -19,7 +19,12 @@ public enum ExactDecimal {
         }
     }
 
-    /// `x` rounded half away from zero, as a whole number, for 0 ≤ x < 9.2e18:
+    /// The bound below which ``wholeHalfAwayFromZero(_:)`` takes a number:
+    /// callers check `x < wholeLimit` (false for NaN too) and round any other
+    /// number another way.
+    @inlinable public static var wholeLimit: Double { 9.0e18 }
+
+    /// `x` rounded half away from zero, as a whole number, for 0 ≤ x < ``wholeLimit``:
     /// `x.rounded(.toNearestOrAwayFromZero)` without the call to libm's `round`.
     /// `x` minus its integer part is exact for every `Double`, so comparing it
     /// with one half decides exactly as `round` does.
