@@ -32,8 +32,12 @@ struct WatchWithGpsdTests {
 
     /// Runs `lodestone arguments…` on a simulated board with gpsd on 127.0.0.1:29470: in the
     /// board's namespace, loopback up, a devpts of its own for gpsfake's pty, gpsfake (as nobody,
-    /// restarted until gpsd lists its device) 1 s after the command started; it stops 4 s
-    /// later, so that the fix grows old.
+    /// restarted until gpsd lists its device) 1 s after the command started. gpsd is fed until
+    /// the command's reconnection back-off (doubling from 0.5 s) has surely reached it: T + 3 s
+    /// after it answered at T s (at least 4 s). Then gpsfake stops, so that the fix grows old,
+    /// and 5 s later (past `record`'s 3 s for speed) the command gets SIGTERM (it exits 0).
+    /// Its own limits (`--count`, `--duration`) are only a safety net: on a loaded machine
+    /// gpsd answers late, and a command that ended on its own could end before reaching it.
     func runWithGpsd(_ arguments: [String], scratch: TemporaryDirectory) async throws -> CommandOutput {
         let dir = scratch.directory
         scratch.file("track.nmea", Self.track(fixes: 30))
@@ -57,8 +61,11 @@ struct WatchWithGpsdTests {
                 if timeout 2 bash -c 'until gpspipe -w -n 2 127.0.0.1:29470 2>/dev/null | grep -q /dev/pts; do sleep 0.1; done'; then break; fi
                 kill -9 -$G; wait $G 2>/dev/null
               done
-              sleep 4
+              T=$SECONDS
+              sleep $(( T + 3 > 4 ? T + 3 : 4 ))
               kill -9 -$G
+              sleep 5
+              kill -TERM $$
             ) > helper.log 2>&1 &
             exec \(command)
             """
@@ -76,7 +83,7 @@ struct WatchWithGpsdTests {
     @Test func trueHeadingFollowsGpsdsFixes() async throws {
         guard try requireTools() else { return }
         let out = try await runWithGpsd(["watch", "--gpsd", "127.0.0.1:29470", "--max-fix-age", "1.5", "--year", "2026.9", "--mode", "polled",
-                                         "--rate", "50", "--heading-filter", "0", "--count", "700"], scratch: TemporaryDirectory())
+                                         "--rate", "50", "--heading-filter", "0", "--count", "6000"], scratch: TemporaryDirectory())
         let trueNorth = out.events.filter { ($0["event"] as? String)?.hasPrefix("trueHeading") == true }
             .map { "\($0["event"] as? String ?? "") \($0["reason"] as? String ?? "")" }
         #expect(trueNorth.first == "trueHeadingUnavailable gpsdUnreachable", "\(trueNorth)")
@@ -101,7 +108,7 @@ struct WatchWithGpsdTests {
         guard try requireTools() else { return }
         let scratch = TemporaryDirectory()
         let log = scratch.directory + "/drive.lslog"
-        _ = try await runWithGpsd(["record", "-o", log, "--duration", "14", "--gpsd", "127.0.0.1:29470", "--mode", "polled", "--rate", "50"],
+        _ = try await runWithGpsd(["record", "-o", log, "--duration", "120", "--gpsd", "127.0.0.1:29470", "--mode", "polled", "--rate", "50"],
                                   scratch: scratch)
         let reader = try LogReader(path: log)
         #expect(reader.columns.contains("speed") && reader.columns.contains("track"), "\(reader.columns)")
