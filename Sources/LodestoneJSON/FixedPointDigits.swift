@@ -1,15 +1,15 @@
 /// The arithmetic of fixed-point numbers in JSON (``JSONLineBuilder/appendNumber(_:decimals:)``):
 /// scaling, rounding and writing digits straight into the output, without a `String`,
 /// a library call or a division instruction per digit.
+@usableFromInline
 enum FixedPointDigits {
     /// The longest number written (a sign, 19 digits, a point and 9 decimals) fits in
-    /// `scratchSize` bytes; the scratch space is twice that, so that copying
+    /// `scratchSize` bytes; the writer makes room for twice that, so that copying
     /// `scratchSize` bytes from wherever the number starts stays inside it.
-    static var scratchSize: Int { 32 }
-    typealias Scratch = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+    @inlinable static var scratchSize: Int { 32 }
 
     /// "00" "01" … "99": two digits per division by 100 halve the dependent divisions.
-    static var pairs: StaticString {
+    @inlinable static var pairs: StaticString {
         """
         0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
         5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
@@ -19,7 +19,7 @@ enum FixedPointDigits {
     /// Writes `n` as decimal digits, the last `fractionDigits` of them after a point,
     /// at least one before it, right-aligned so that the last byte is at `end - 1`;
     /// returns where the text starts.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func write(_ n: UInt64, fractionDigits: Int, endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         var p = end, n = n, left = fractionDigits
         while left >= 2 {
@@ -50,8 +50,8 @@ enum FixedPointDigits {
     }
 
     /// Writes the last two digits of `n` at `p`; returns `n / 100`.
-    @inline(__always)
-    private static func writePair(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UInt64 {
+    @inlinable @inline(__always)
+    static func writePair(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UInt64 {
         let q = n / 100
         let r = Int(truncatingIfNeeded: n &- q &* 100)
         let digits = pairs.utf8Start + 2 &* r
@@ -61,8 +61,8 @@ enum FixedPointDigits {
     }
 
     /// Writes the last digit of `n` at `p`; returns `n / 10`.
-    @inline(__always)
-    private static func writeDigit(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UInt64 {
+    @inlinable @inline(__always)
+    static func writeDigit(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UInt64 {
         let q = n / 10
         p.pointee = UInt8(truncatingIfNeeded: n &- q &* 10) &+ 0x30
         return q

@@ -11,73 +11,88 @@ import LodestoneCore
 /// Non-finite numbers become `null`. Bytes go straight into raw storage that
 /// grows when needed, so a line costs no allocation.
 public final class JSONLineBuilder {
-    // Touched for every byte: dynamic exclusivity checks would dominate.
-    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
-    /// Bytes written so far.
-    @exclusivity(unchecked) public private(set) var count = 0
-    @exclusivity(unchecked) private var needsComma = false
+    // Touched for every byte: dynamic exclusivity checks would dominate. Usable from
+    // inlinable code so that a caller's members are written in place: a key's length and
+    // a number's decimals are then constants, the copy of a key a few moves, not a call.
+    @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutablePointer<UInt8>
+    @usableFromInline @exclusivity(unchecked) var capacity: Int
+    @usableFromInline @exclusivity(unchecked) var used = 0
+    @usableFromInline @exclusivity(unchecked) var needsComma = false
 
+    /// Bytes written so far.
+    public var count: Int { used }
+
+    /// The storage is initialised (and so is any that replaces it) because the fixed-size
+    /// copy of a number reads past its digits into room that nothing has written yet.
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 1024)
         storage = .allocate(capacity: self.capacity)
+        storage.initialize(repeating: 0, count: self.capacity)
     }
 
     deinit { storage.deallocate() }
 
     /// The bytes written so far; valid until the next write.
-    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: used) }
 
     /// The text written so far.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     public func removeAll() {
-        count = 0
+        used = 0
     }
 
     /// Makes room for `n` more bytes.
-    @inline(__always)
-    private func reserve(_ n: Int) {
-        if count + n > capacity { grow(count + n) }
+    @inlinable @inline(__always)
+    func reserve(_ n: Int) {
+        if used + n > capacity { grow(used + n) }
     }
 
-    private func grow(_ needed: Int) {
+    @usableFromInline
+    func grow(_ needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        bigger.update(from: storage, count: count)
+        bigger.initialize(repeating: 0, count: newCapacity)
+        bigger.update(from: storage, count: used)
         storage.deallocate()
         storage = bigger
         capacity = newCapacity
     }
 
-    @inline(__always)
-    private func put(_ byte: UInt8) {
+    @inlinable @inline(__always)
+    func put(_ byte: UInt8) {
         reserve(1)
-        storage[count] = byte
-        count += 1
+        storage[used] = byte
+        used += 1
     }
 
-    private func put(_ buffer: UnsafeRawBufferPointer) {
+    @inlinable @inline(__always)
+    func put(_ buffer: UnsafeRawBufferPointer) {
         guard let source = buffer.baseAddress, !buffer.isEmpty else { return }
         reserve(buffer.count)
-        UnsafeMutableRawPointer(storage + count).copyMemory(from: source, byteCount: buffer.count)
-        count += buffer.count
+        UnsafeMutableRawPointer(storage + used).copyMemory(from: source, byteCount: buffer.count)
+        used += buffer.count
     }
 
-    private func put(_ s: StaticString) {
+    @inlinable @inline(__always)
+    func put(_ s: StaticString) {
         s.withUTF8Buffer { put(UnsafeRawBufferPointer($0)) }
     }
 
+    @inlinable
     public func beginObject() {
         put(0x7B)
         needsComma = false
     }
 
     /// Closes the object and ends the line.
+    @inlinable
     public func endObject() {
-        put(0x7D)
-        put(0x0A)
+        reserve(2)
+        storage[used] = 0x7D
+        storage[used + 1] = 0x0A
+        used += 2
     }
 
     /// Closes the object and ends the line with CR LF, as gpsd does (its Python client
@@ -88,27 +103,34 @@ public final class JSONLineBuilder {
         put(0x0A)
     }
 
-    private func key(_ name: StaticString) {
-        reserve(name.utf8CodeUnitCount + 4)
+    /// `"name":`, after a comma unless it is the object's first member. Written through a
+    /// local pointer: a byte stored through the buffer might otherwise be the builder's
+    /// own count, which would be read again after every byte.
+    @inlinable @inline(__always)
+    func key(_ name: StaticString) {
+        let length = name.utf8CodeUnitCount
+        reserve(length + 4)
+        var p = storage + used
         if needsComma {
-            storage[count] = 0x2C
-            count += 1
+            p.pointee = 0x2C
+            p += 1
         }
         needsComma = true
-        storage[count] = 0x22
-        count += 1
-        name.withUTF8Buffer { UnsafeMutableRawPointer(storage + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        count += name.utf8CodeUnitCount
-        storage[count] = 0x22
-        storage[count + 1] = 0x3A
-        count += 2
+        p.pointee = 0x22
+        UnsafeMutableRawPointer(p + 1).copyMemory(from: name.utf8Start, byteCount: length)
+        p += 1 + length
+        p[0] = 0x22
+        p[1] = 0x3A
+        used = p + 2 - storage
     }
 
+    @inlinable @inline(__always)
     public func number(_ name: StaticString, _ value: Double, decimals: Int) {
         key(name)
         appendNumber(value, decimals: decimals)
     }
 
+    @inlinable @inline(__always)
     public func number(_ name: StaticString, _ value: Double?, decimals: Int) {
         key(name)
         if let value { appendNumber(value, decimals: decimals) } else { put("null") }
@@ -142,6 +164,7 @@ public final class JSONLineBuilder {
     }
 
     /// A four-number array, without allocating one.
+    @inlinable @inline(__always)
     public func quaternion(_ name: StaticString, _ a: Double, _ b: Double, _ c: Double, _ d: Double, decimals: Int) {
         key(name)
         put(0x5B)
@@ -195,31 +218,36 @@ public final class JSONLineBuilder {
         put(0x22)
     }
 
-    /// Appends `value` with `decimals` digits after the point (0…9).
+    /// Appends `value` with `decimals` digits after the point (0…9). Inlined where
+    /// `decimals` is a constant, so that the scaling and the digit loop are specialised for it.
+    @inlinable @inline(__always)
     public func appendNumber(_ value: Double, decimals: Int) {
         guard value.isFinite else { return put("null") }
         let d = max(0, min(9, decimals))
         let magnitude = abs(value) * ExactDecimal.powerOfTen(d)
-        guard magnitude < ExactDecimal.wholeLimit else {
-            var s = "\(value)"
-            return s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
-        }
+        guard magnitude < ExactDecimal.wholeLimit else { return appendLargeNumber(value) }
         let n = ExactDecimal.wholeHalfAwayFromZero(magnitude)
-        reserve(FixedPointDigits.scratchSize)
-        // Right to left into scratch space, then out in one copy of a fixed size (a few
-        // vector moves, no call): the length need not be known before the digits are.
-        var scratch: FixedPointDigits.Scratch = (0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &scratch) { raw in
-            let end = raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + FixedPointDigits.scratchSize
-            var first = FixedPointDigits.write(n, fractionDigits: d, endingAt: end)
-            // A value that rounds to zero prints without its sign.
-            if value < 0, n != 0 {
-                first -= 1
-                first.pointee = 0x2D
-            }
-            UnsafeMutableRawPointer(storage + count).copyMemory(from: first, byteCount: FixedPointDigits.scratchSize)
-            count += end - first
+        // Right to left ending `scratchSize` bytes ahead, then moved back in one overlapping
+        // copy of a fixed size (a few vector moves, no call): the length need not be known
+        // before the digits are.
+        reserve(2 * FixedPointDigits.scratchSize)
+        let target = storage + used
+        let end = target + FixedPointDigits.scratchSize
+        var first = FixedPointDigits.write(n, fractionDigits: d, endingAt: end)
+        // A value that rounds to zero prints without its sign.
+        if value < 0, n != 0 {
+            first -= 1
+            first.pointee = 0x2D
         }
+        UnsafeMutableRawPointer(target).copyMemory(from: first, byteCount: FixedPointDigits.scratchSize)
+        used += end - first
+    }
+
+    /// A number too large for fixed point, as Swift prints it: rare, so kept out of line.
+    @usableFromInline
+    func appendLargeNumber(_ value: Double) {
+        var s = "\(value)"
+        s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 
     // MARK: Documents

@@ -23,6 +23,8 @@ public enum Angle {
     /// `degrees` rounded half away from zero to `decimals` (0…9) places, then wrapped into
     /// [0, 360): the number to print. A heading or bearing of 359.9996° is in [0, 360) but
     /// reads "360.000" with three decimals; rounding first, then wrapping, never does.
+    /// Inlinable: a printed heading's decimals are a constant there, and its scaling folds.
+    @inlinable
     public static func rounded360(_ degrees: Double, decimals: Int) -> Double {
         let unit = ExactDecimal.powerOfTen(decimals)
         let scaled = normalized360(degrees) * unit
