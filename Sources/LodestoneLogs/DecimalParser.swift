@@ -55,17 +55,20 @@ public enum DecimalParser {
     /// where the number stops (the caller checks what follows), or nil for
     /// anything else, which the caller gives to the general parser.
     /// Reading up to the first byte that is not part of the number lets a
-    /// CSV reader parse a field and find its end in one pass.
+    /// CSV reader parse a field and find its end in one pass. With
+    /// `endsBeforeNonDigit` the byte at `end` may be read and is not a digit (a
+    /// line in ``LineReader``'s buffer): digits are then read without a test for
+    /// the end at each.
     @inline(__always)
-    public static func parsePlain(from start: UnsafePointer<UInt8>, to end: UnsafePointer<UInt8>)
-        -> (value: Double, stop: UnsafePointer<UInt8>)? {
+    public static func parsePlain(from start: UnsafePointer<UInt8>, to end: UnsafePointer<UInt8>,
+                                  endsBeforeNonDigit: Bool = false) -> (value: Double, stop: UnsafePointer<UInt8>)? {
         var p = start
         guard p < end else { return nil }
         let negative = p.pointee == 0x2D
         if negative || p.pointee == 0x2B { p += 1 }
         var mantissa: UInt64 = 0
         let integerStart = p
-        while p < end, case let digit = p.pointee &- 0x30, digit < 10 {
+        while endsBeforeNonDigit || p < end, case let digit = p.pointee &- 0x30, digit < 10 {
             mantissa = mantissa &* 10 &+ UInt64(truncatingIfNeeded: digit)
             p += 1
         }
@@ -74,7 +77,7 @@ public enum DecimalParser {
         if p < end, p.pointee == 0x2E {
             p += 1
             let fractionStart = p
-            while p < end, case let digit = p.pointee &- 0x30, digit < 10 {
+            while endsBeforeNonDigit || p < end, case let digit = p.pointee &- 0x30, digit < 10 {
                 mantissa = mantissa &* 10 &+ UInt64(truncatingIfNeeded: digit)
                 p += 1
             }

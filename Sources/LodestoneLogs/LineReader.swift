@@ -8,11 +8,17 @@ import Darwin
 
 /// Reads a file line by line through one fixed buffer: constant memory for
 /// any file size, no allocation per line.
+///
+/// Every line returned is followed in the buffer by a byte that is not a digit: its
+/// terminator, or a newline put after the last line of a file that does not end with
+/// one. A number at the end of a line can be read up to that byte without a test for
+/// the end of the line at every digit.
 final class LineReader {
     private let fd: Int32
     private let ownsDescriptor: Bool
-    // Hot per-line state: dynamic exclusivity checks would cost more than the work.
+    /// `maximumLineLength` bytes of text, and one for the newline after the last line.
     private let buffer: UnsafeMutableBufferPointer<UInt8>
+    // Hot per-line state: dynamic exclusivity checks would cost more than the work.
     @exclusivity(unchecked) private var start = 0
     @exclusivity(unchecked) private var end = 0
     @exclusivity(unchecked) private var atEOF = false
@@ -43,7 +49,7 @@ final class LineReader {
             fd = d
             ownsDescriptor = true
         }
-        buffer = .allocate(capacity: bufferSize)
+        buffer = .allocate(capacity: bufferSize + 1)
         maximumLineLength = bufferSize
     }
 
@@ -53,7 +59,7 @@ final class LineReader {
     }
 
     /// The next line without its terminator (`\n` or `\r\n`), or nil at the end.
-    /// The bytes stay valid until the next call.
+    /// The bytes, and the one after them, stay valid until the next call.
     func nextLine() throws(Failure) -> UnsafeBufferPointer<UInt8>? {
         while true {
             if let newline = findNewline() {
@@ -68,6 +74,7 @@ final class LineReader {
                 guard start < end else { return nil }
                 var lineEnd = end
                 if buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                buffer[end] = 0x0A
                 let line = UnsafeBufferPointer(rebasing: buffer[start..<lineEnd])
                 start = end
                 lineNumber += 1
@@ -90,8 +97,8 @@ final class LineReader {
             start = 0
             end = remaining
         }
-        guard end < buffer.count else { throw .lineTooLong }
-        let n = buffer.baseAddress.map { read(fd, $0 + end, buffer.count - end) } ?? 0
+        guard end < maximumLineLength else { throw .lineTooLong }
+        let n = buffer.baseAddress.map { read(fd, $0 + end, maximumLineLength - end) } ?? 0
         if n < 0 {
             if errno == EINTR { return }
             throw .readFailed(errno)

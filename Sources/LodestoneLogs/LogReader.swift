@@ -255,7 +255,7 @@ public final class LogReader: SensorSource {
             let role = column < columnCount ? roles[column] : -1
             let fieldEnd: UnsafePointer<UInt8>
             if role >= 0, role != Self.speedRole, role != Self.trackRole,
-               let (value, stop) = DecimalParser.parsePlain(from: fieldStart, to: end), stop == end || stop.pointee == 0x2C {
+               let (value, stop) = DecimalParser.parsePlain(from: fieldStart, to: end, endsBeforeNonDigit: true), stop == end || stop.pointee == 0x2C {
                 // The common field: a plain number right up to the comma, read in one pass.
                 slots[role] = role < Self.sampleSlots ? value * scales[role] : value
                 fieldEnd = stop

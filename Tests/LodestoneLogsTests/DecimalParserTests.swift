@@ -41,6 +41,17 @@ import LodestoneSimulation
                     #expect(field == text, "\(text)\(suffix)")
                     #expect(value.bitPattern == Double(text)?.bitPattern, "\(text)")
                 }
+                // As a log reader reads a line: followed by a byte that is not a digit.
+                for terminator in ["\n", "\r", ","] {
+                    var terminated = line + terminator
+                    terminated.withUTF8 { bytes in
+                        let start = bytes.baseAddress!, end = start + bytes.count - 1
+                        let bounded = DecimalParser.parsePlain(from: start, to: end)
+                        let unbounded = DecimalParser.parsePlain(from: start, to: end, endsBeforeNonDigit: true)
+                        #expect(bounded?.value.bitPattern == unbounded?.value.bitPattern && bounded?.stop == unbounded?.stop,
+                                "\(text)\(suffix)")
+                    }
+                }
             }
         }
     }

@@ -34,6 +34,18 @@ private func readAll(_ path: String, _ options: LogReader.Options = .init()) -> 
         #expect(reader?.hasGyroscope == false)
     }
 
+    /// The last line without a newline, in a buffer that held longer lines before: its
+    /// last number ends where the file does (the reader puts a newline after it), not
+    /// at digits left over in the buffer.
+    @Test func lastLineWithoutNewlineEndsWhereTheFileDoes() {
+        let lines = (0..<20).map { "\($0).5,0.125,0.25,9.8125,20.0625,1.5,-40.75\n" }.joined()
+        let path = dir.file("unterminated.csv", "\(header)\n" + lines + "20.5,0,0,9.81,20,0,-4")
+        let (samples, error, _) = readAll(path, .init(bufferSize: 128))
+        #expect(error == nil)
+        #expect(samples.count == 21)
+        #expect(samples.last == SensorSample(time: 20.5, acceleration: Vector3(0, 0, 9.81), magneticField: Vector3(20, 0, -4)))
+    }
+
     @Test func findsColumnsByNameInAnyOrderAndIgnoresUnknownOnes() {
         let path = dir.file("b.csv", "mag_z,extra,gyro_x,gyro_y,gyro_z,TIME,accel_x,accel_y,accel_z,mag_x,mag_y\n-40,hello,0.1,0.2,0.3,1.5,0,0,9.81,20,1\n")
         let (samples, error, _) = readAll(path)
