@@ -35,10 +35,10 @@ public final class SimulatedBoard: @unchecked Sendable {
     public let softIron: Matrix3
 
     struct Truth {
-        var attitude: Quaternion
-        var angularRate: Vector3
+        var history: TruthHistory
         var vanished: Set<Int>
         var rng: UInt64
+        var stalledUntil: Int64 = .min
     }
     private let truth: Locked<Truth>
     private let running = Atomic<Bool>(false)
@@ -61,7 +61,7 @@ public final class SimulatedBoard: @unchecked Sendable {
         self.noise = noise
         self.hardIron = hardIron
         self.softIron = softIron
-        truth = Locked(Truth(attitude: attitude, angularRate: .zero, vanished: [], rng: seed))
+        truth = Locked(Truth(history: TruthHistory(attitude: attitude), vanished: [], rng: seed))
         deviceDirectories = layout.parts.indices.map { i in "\(dir)/sys/devices/\(layout.parts[i].parentPath)/iio:device\(i)" }
         try writeTree()
         for i in layout.parts.indices { writeRawFiles(part: i) }
@@ -78,21 +78,28 @@ public final class SimulatedBoard: @unchecked Sendable {
 
     // MARK: Truth
 
-    /// Sets the attitude (body → ENU) and the body angular rate (rad/s).
+    /// Sets the attitude (body → ENU) and the body angular rate (rad/s), from now on.
     public func setAttitude(_ q: Quaternion, angularRate: Vector3 = .zero) {
-        truth.withLock { $0.attitude = q.normalized; $0.angularRate = angularRate }
+        let t = Self.now(CLOCK_MONOTONIC)
+        truth.withLock { $0.history.set(q.normalized, angularRate: angularRate, at: t) }
     }
 
-    /// The true body-frame values the source should report.
+    /// The true body-frame values the source should report now.
     public func bodyTruth() -> (magneticField: Vector3, acceleration: Vector3, angularRate: Vector3) {
-        let t = truth.withLock { $0 }
-        let inv = t.attitude.conjugate
-        return (inv.rotate(earthField), inv.rotate(gravity), t.angularRate)
+        bodyTruth(at: Self.now(CLOCK_MONOTONIC))
     }
 
-    /// Physical chip-frame value of `sensor`: chip = M⁻¹ · B⁻¹ · body.
-    func chipValue(_ sensor: SimulatedSensor) -> Vector3 {
-        let b = bodyTruth()
+    /// The true body-frame values at a monotonic time (ns): a scan the feeder writes late
+    /// still carries the motion of its own time, as a sensor's FIFO would.
+    func bodyTruth(at time: Int64) -> (magneticField: Vector3, acceleration: Vector3, angularRate: Vector3) {
+        let state = truth.withLock { $0.history.state(at: time) }
+        let inv = state.attitude.conjugate
+        return (inv.rotate(earthField), inv.rotate(gravity), state.angularRate)
+    }
+
+    /// Physical chip-frame value of `sensor` at a monotonic time: chip = M⁻¹ · B⁻¹ · body.
+    func chipValue(_ sensor: SimulatedSensor, at time: Int64) -> Vector3 {
+        let b = bodyTruth(at: time)
         let body: Vector3
         switch sensor.kind {
         case .magnetometer: body = softIron * b.magneticField + hardIron
@@ -103,9 +110,9 @@ public final class SimulatedBoard: @unchecked Sendable {
         return sensor.mountMatrix.inverse! * device
     }
 
-    /// Raw counts for `sensor` now, dithered and clamped.
-    func rawCounts(_ sensor: SimulatedSensor) -> [Int64] {
-        let chip = chipValue(sensor)
+    /// Raw counts for `sensor` at a monotonic time, dithered and clamped.
+    func rawCounts(_ sensor: SimulatedSensor, at time: Int64) -> [Int64] {
+        let chip = chipValue(sensor, at: time)
         let per = sensor.unitsPerCount
         return (0..<3).map { a in
             let d = truth.withLock { t -> Double in
@@ -217,8 +224,9 @@ public final class SimulatedBoard: @unchecked Sendable {
     private func writeRawFiles(part n: Int) {
         let part = layout.parts[n]
         let d = deviceDirectories[n]
+        let t = Self.now(CLOCK_MONOTONIC)
         for s in part.sensors {
-            let raw = rawCounts(s)
+            let raw = rawCounts(s, at: t)
             for (a, axis) in ["x", "y", "z"].enumerated() {
                 let tmp = "\(directory)/tmp/raw-\(n)-\(s.kind.rawValue)-\(axis)"
                 try? write(tmp, String(raw[a]))
@@ -249,6 +257,13 @@ public final class SimulatedBoard: @unchecked Sendable {
                 symlink("../../../devices/\(layout.parts[n].parentPath)/iio:device\(n)", link)
             }
         }
+    }
+
+    /// Holds the feeder back for a while, as a busy machine may: the scans due meanwhile are
+    /// written when it resumes, each with its own time's values.
+    public func stallFeeder(seconds: Double) {
+        let until = Self.now(CLOCK_MONOTONIC) + Int64(seconds * 1e9)
+        truth.withLock { $0.stalledUntil = until }
     }
 
     // MARK: Feeder
@@ -299,7 +314,7 @@ public final class SimulatedBoard: @unchecked Sendable {
         var nextCheck: Int64 = 0
     }
 
-    private func now(_ c: clockid_t) -> Int64 {
+    private static func now(_ c: clockid_t) -> Int64 {
         var ts = timespec()
         clock_gettime(c, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
@@ -321,9 +336,14 @@ public final class SimulatedBoard: @unchecked Sendable {
     private func feed() {
         var states = Array(repeating: FeedState(), count: layout.parts.count)
         var scratch = [UInt8](repeating: 0, count: 256)
-        let realtimeOffset = now(CLOCK_REALTIME) - now(CLOCK_MONOTONIC)
+        let realtimeOffset = Self.now(CLOCK_REALTIME) - Self.now(CLOCK_MONOTONIC)
         while running.load(ordering: .relaxed) {
-            let t = now(CLOCK_MONOTONIC)
+            let stalledUntil = truth.withLock { $0.stalledUntil }
+            if Self.now(CLOCK_MONOTONIC) < stalledUntil {
+                sleep(until: min(stalledUntil, Self.now(CLOCK_MONOTONIC) + 20_000_000))
+                continue
+            }
+            let t = Self.now(CLOCK_MONOTONIC)
             let vanished = truth.withLock { $0.vanished }
             for n in layout.parts.indices where !vanished.contains(n) {
                 let part = layout.parts[n]
@@ -345,34 +365,52 @@ public final class SimulatedBoard: @unchecked Sendable {
                         states[n].nextRawWrite = t + 20_000_000
                     }
                 }
-                guard states[n].enabled, let fd = fifos[n], let lay = states[n].layout else { continue }
-                if t - states[n].nextDue > 100 * states[n].periodNs { states[n].nextDue = t }
-                // Every scan due by now, stamped with its due time (as a sensor's data-ready
-                // interrupt would be), so a late wake-up does not bunch the timestamps.
-                while t >= states[n].nextDue {
-                    var raws: [[Int64]] = part.sensors.map { rawCounts($0) }
-                    raws.append(part.extraChannels.map(\.raw))
-                    let stamp = states[n].nextDue + realtimeOffset
-                    states[n].nextDue += states[n].periodNs
-                    let size = lay.scanBytes
-                    if scratch.count < size { scratch = [UInt8](repeating: 0, count: size) }
-                    scratch.withUnsafeMutableBytes { buf in
-                        for k in 0..<size { buf[k] = 0 }
-                        let base = buf.baseAddress!
-                        for s in states[n].slots { s.type.encode(raws[s.source][s.axis], into: base + s.offset) }
-                        if let ts = states[n].timestampSlot { ts.type.encode(stamp, into: base + ts.offset) }
-                        _ = Glibc.write(fd, base, size)
-                    }
-                }
+                if states[n].enabled, t - states[n].nextDue > 100 * states[n].periodNs { states[n].nextDue = t }
+            }
+            // Every scan due by now, in the order of their due times across parts (as data-ready
+            // interrupts would come), each stamped with its due time and carrying the motion of
+            // that time, so a late wake-up neither bunches timestamps nor dates new motion back.
+            while let n = earliestDue(states, by: t, skipping: vanished), let fd = fifos[n] {
+                writeScan(part: n, &states[n], to: fd, stampOffset: realtimeOffset, scratch: &scratch)
             }
             // Sleep until the next scan or check is due (at most 20 ms, so stop() is prompt).
-            var wake = now(CLOCK_MONOTONIC) + 20_000_000
+            var wake = Self.now(CLOCK_MONOTONIC) + 20_000_000
             for n in layout.parts.indices where !vanished.contains(n) {
                 wake = min(wake, states[n].nextCheck)
                 if states[n].enabled { wake = min(wake, states[n].nextDue) }
             }
-            var ts = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
-            _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+            sleep(until: wake)
+        }
+    }
+
+    private func sleep(until time: Int64) {
+        var ts = timespec(tv_sec: Int(time / 1_000_000_000), tv_nsec: Int(time % 1_000_000_000))
+        _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+    }
+
+    /// The enabled part whose next scan is due first, if one is due by `time`.
+    private func earliestDue(_ states: [FeedState], by time: Int64, skipping vanished: Set<Int>) -> Int? {
+        layout.parts.indices
+            .filter { states[$0].enabled && fifos[$0] != nil && !vanished.contains($0) && states[$0].nextDue <= time }
+            .min { states[$0].nextDue < states[$1].nextDue }
+    }
+
+    /// Writes a part's scan due next and moves its due time on by one period.
+    private func writeScan(part n: Int, _ state: inout FeedState, to fd: Int32, stampOffset: Int64, scratch: inout [UInt8]) {
+        guard let lay = state.layout else { state.enabled = false; return }
+        let due = state.nextDue
+        var raws: [[Int64]] = layout.parts[n].sensors.map { rawCounts($0, at: due) }
+        raws.append(layout.parts[n].extraChannels.map(\.raw))
+        state.nextDue += state.periodNs
+        let size = lay.scanBytes
+        if scratch.count < size { scratch = [UInt8](repeating: 0, count: size) }
+        let slots = state.slots, timestampSlot = state.timestampSlot
+        scratch.withUnsafeMutableBytes { buf in
+            for k in 0..<size { buf[k] = 0 }
+            let base = buf.baseAddress!
+            for s in slots { s.type.encode(raws[s.source][s.axis], into: base + s.offset) }
+            if let ts = timestampSlot { ts.type.encode(due + stampOffset, into: base + ts.offset) }
+            _ = Glibc.write(fd, base, size)
         }
     }
 
