@@ -5,8 +5,9 @@ Writes a sweep of simulated logs with `lodestone simulate` (level turns at 0.05�
 25–400 Hz, rates either side of the rest detector's 2 °/s threshold, tumbles, full tumbles,
 walks, boats, car drives with and without speed, gyro biases up to 5 °/s, gyro scale errors
 up to 3 %, a bias walking 40 times faster than typical, a tilted turn, a 10 Hz
-magnetometer, dips of 0–85°) and scores each with `lodestone evaluate`, gyro fusion
-against Lodestone's own compass mode. The compass here has no calibration error, so the
+magnetometer, dips of 0–85°), and timing faults made from some of them (a 3 s gap in the
+samples, one sample in ten lost at random), and scores each with `lodestone evaluate`, gyro
+fusion against Lodestone's own compass mode. The compass here has no calibration error, so the
 field is clean, and a row is flagged when:
 
 * FUSION>COMPASS: the fusion's heading RMSE exceeds the compass's by more than 5 % + 0.05°
@@ -14,11 +15,14 @@ field is clean, and a row is flagged when:
 * 3SIGMA: more than 1 % of valid samples lie beyond 3 × headingAccuracy;
 * TURN>1: a level turn's RMSE exceeds 1.0° (issue 11's target).
 
-Standard library only. Usage: tools/fusion-sweep.py [--lodestone BIN] [--work DIR] [--jobs N]
+Standard library only. Usage: tools/fusion-sweep.py [--lodestone BIN] [--work DIR] [--jobs N] [--gaps]
 Build first: swift build -c release. Prints one line per log; exits 1 when a row is flagged.
+--gaps instead cuts gaps of 1, 3 and 10 s at five places into ten of the logs and prints, per
+log and gap length, the mean and worst heading RMSE and the worst share beyond 3σ.
 """
 import argparse
 import json
+import random
 import subprocess
 import sys
 import tempfile
@@ -70,6 +74,70 @@ def cases() -> list[tuple[str, list[str]]]:
     return found
 
 
+def timing_faults() -> list[tuple[str, str, str]]:
+    """(name, the case it is made from, fault): samples missing as a busy bus or an overrun loses them."""
+    return [(f"{base}-{fault}", base, fault)
+            for base in ["walk-0", "drive-0", "boat-0", "full-tumble-0"] for fault in ["gap3s", "lost10"]]
+
+
+def with_fault(source: Path, target: Path, fault: str) -> None:
+    lines = source.read_text().splitlines()
+    kept = [line for line in lines if line.startswith("#")]
+    rows = [line for line in lines if not line.startswith("#")]
+    kept.append(rows[0])
+    times = [float(r.split(",", 1)[0]) for r in rows[1:]]
+    start = times[0] + 0.4 * (times[-1] - times[0])
+    generator = random.Random(11)
+    for row, t in zip(rows[1:], times):
+        if fault == "gap3s" and start <= t < start + 3:
+            continue
+        if fault == "lost10" and generator.random() < 0.1:
+            continue
+        kept.append(row)
+    target.write_text("\n".join(kept) + "\n")
+
+
+def score_fault(binary: str, work: Path, fault: tuple[str, str, str]) -> tuple[str, dict, dict]:
+    name, base, kind = fault
+    log = work / f"{name}.lslog"
+    if not log.exists():
+        with_fault(work / f"{base}.lslog", log, kind)
+    return name, evaluate(binary, log, compass=False), evaluate(binary, log, compass=True)
+
+
+GAP_LOGS = ["walk-0", "walk-1", "drive-0", "drive-1", "tumble-0", "full-tumble-0", "boat-0", "turn-0.7-100hz",
+            "turn-20-100hz", "drive-speed-0"]
+
+
+def gap_study(binary: str, work: Path, jobs: int) -> None:
+    """Gaps of 1, 3 and 10 s at 15, 30, 45, 60 and 75 % of each log's length."""
+    base = [c for c in cases() if c[0] in GAP_LOGS]
+    with ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(lambda c: score(binary, work, c), base))
+    runs = []
+    for name in GAP_LOGS:
+        lines = (work / f"{name}.lslog").read_text().splitlines()
+        head = [line for line in lines if line.startswith("#")]
+        rows = [line for line in lines if not line.startswith("#")]
+        times = [float(r.split(",", 1)[0]) for r in rows[1:]]
+        for gap in (1.0, 3.0, 10.0):
+            for k in range(5):
+                start = times[0] + (times[-1] - times[0]) * (0.15 + 0.15 * k)
+                log = work / f"gaps-{name}-{gap:g}s-{k}.lslog"
+                if not log.exists():
+                    kept = [r for r, t in zip(rows[1:], times) if not start <= t < start + gap]
+                    log.write_text("\n".join(head + rows[:1] + kept) + "\n")
+                runs.append((name, gap, log))
+    with ThreadPoolExecutor(jobs) as pool:
+        scores = list(pool.map(lambda r: evaluate(binary, r[2], compass=False), runs))
+    for name in GAP_LOGS:
+        for gap in (1.0, 3.0, 10.0):
+            rows = [s for r, s in zip(runs, scores) if r[0] == name and r[1] == gap]
+            rmse = [s["headingRMSE"] for s in rows]
+            print(f"{name:16s} gap {gap:4g} s  heading RMSE mean {sum(rmse) / len(rmse):5.2f}°  worst {max(rmse):5.2f}°  "
+                  f"beyond 3×acc at worst {100 * max(s['beyondThreeAccuracy'] for s in rows):4.1f} %", flush=True)
+
+
 def evaluate(binary: str, log: Path, compass: bool) -> dict:
     cmd = [binary, "evaluate", "--json", str(log), "--calibration", "none"] + (["--fusion", "ecompass"] if compass else [])
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
@@ -100,19 +168,25 @@ def main() -> int:
     parser.add_argument("--lodestone", default=str(Path(__file__).resolve().parent.parent / ".build/release/lodestone"))
     parser.add_argument("--work", type=Path)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--gaps", action="store_true", help="the gap study instead of the sweep")
     args = parser.parse_args()
     tmp = None if args.work else tempfile.TemporaryDirectory(prefix="fusion-sweep-")
     work = args.work or Path(tmp.name)
     work.mkdir(parents=True, exist_ok=True)
+    if args.gaps:
+        gap_study(args.lodestone, work, args.jobs)
+        return 0
     flagged = 0
     with ThreadPoolExecutor(args.jobs) as pool:
-        for name, fused, compass in pool.map(lambda c: score(args.lodestone, work, c), cases()):
-            marks = flags(name, fused, compass)
-            flagged += bool(marks)
-            print(f"{name:22s} fused {fused['headingRMSE']:6.2f}°  incl {fused['inclinationRMSE']:5.2f}°  "
-                  f"compass {compass['headingRMSE']:6.2f}°  within ±acc {100 * fused['validCoverage']:3.0f} %  "
-                  f"beyond 3×acc {100 * fused['beyondThreeAccuracy']:4.1f} %  {' '.join(marks)}", flush=True)
-    print(f"{flagged} of {len(cases())} logs flagged")
+        results = list(pool.map(lambda c: score(args.lodestone, work, c), cases()))
+        results += pool.map(lambda f: score_fault(args.lodestone, work, f), timing_faults())
+    for name, fused, compass in results:
+        marks = flags(name, fused, compass)
+        flagged += bool(marks)
+        print(f"{name:22s} fused {fused['headingRMSE']:6.2f}°  incl {fused['inclinationRMSE']:5.2f}°  "
+              f"compass {compass['headingRMSE']:6.2f}°  within ±acc {100 * fused['validCoverage']:3.0f} %  "
+              f"beyond 3×acc {100 * fused['beyondThreeAccuracy']:4.1f} %  {' '.join(marks)}", flush=True)
+    print(f"{flagged} of {len(results)} logs flagged")
     return 1 if flagged else 0
 
 
