@@ -164,6 +164,68 @@ import Testing
         #expect(fusion.gyroBias == bias)
     }
 
+    /// A gap in a vehicle's curve: the first reading after it is tilted 20° by
+    /// the centripetal acceleration (0.36 g). Restarting from it put the tilt
+    /// 20° off and the heading, through tan(dip), further; the tilt held
+    /// before the gap is kept, and the heading taken from the compass with it.
+    @Test func gapInACurveKeepsTheTiltHeldBeforeIt() {
+        var sim = MotionSimulation(seed: 9)
+        var fusion = AttitudeFusion()
+        let speed = 20.0, turnRate = 10 * Angle.radiansPerDegree
+        func drive(_ seconds: Double, turning: Bool) -> (heading: Double, inclination: Double) {
+            let rate = Vector3(0, 0, turning ? turnRate : 0)
+            // Turning left, the centripetal acceleration points left: −x.
+            let centripetal = Vector3(-speed * rate.z, 0, 0)
+            var worst = (heading: 0.0, inclination: 0.0)
+            for _ in 0..<Int((seconds / dt).rounded()) {
+                let r = sim.step(rate: rate, dt: dt)
+                fusion.update(acceleration: r.acceleration + centripetal, magneticField: r.magneticField,
+                              angularRate: r.angularRate, dt: dt)
+                worst = (max(worst.heading, headingError(fusion.attitude, sim.truth)),
+                         max(worst.inclination, inclinationError(fusion.attitude, sim.truth)))
+            }
+            return worst
+        }
+        _ = drive(60, turning: false)
+        let before = drive(6, turning: true)
+        // Two seconds with no samples, then one.
+        let rate = Vector3(0, 0, turnRate)
+        _ = sim.step(rate: rate, dt: 2 - dt)
+        let r = sim.step(rate: rate, dt: dt)
+        fusion.update(acceleration: r.acceleration + Vector3(-speed * turnRate, 0, 0), magneticField: r.magneticField,
+                      angularRate: r.angularRate, dt: 2)
+        let first = (heading: headingError(fusion.attitude, sim.truth), inclination: inclinationError(fusion.attitude, sim.truth))
+        let curve = drive(4, turning: true)
+        let straight = drive(20, turning: false)
+        print("measured gap in a curve: worst before it heading \(before.heading)°, inclination \(before.inclination)°; first reading after it \(first.heading)°, \(first.inclination)°; rest of the curve \(curve.heading)°, \(curve.inclination)°; straight after \(straight.heading)°, \(straight.inclination)°")
+        #expect(first.inclination < before.inclination + 1, "the tilt restarted from an accelerated reading: \(first.inclination)°")
+        #expect(max(curve.inclination, straight.inclination) < 3, "inclination after the gap: \(curve.inclination)°, \(straight.inclination)°")
+        #expect(max(first.heading, curve.heading, straight.heading) < 5, "heading after the gap: \(first.heading)°, \(curve.heading)°, \(straight.heading)°")
+    }
+
+    /// A board at rest, set down anew 20° tilted while no samples came: its
+    /// first reading is gravity's alone (its length is g), so nothing but a
+    /// tilt explains its direction, and the attitude restarts from it.
+    @Test func boardSetDownAnewDuringAGapIsReLevelled() {
+        var sim = MotionSimulation(seed: 12)
+        var fusion = AttitudeFusion()
+        for _ in 0..<3_000 {
+            let r = sim.step(rate: .zero, dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+        }
+        sim.truth = sim.truth * Quaternion(axis: Vector3(1, 0.3, 0), angle: 20 * Angle.radiansPerDegree)
+        var worst = (heading: 0.0, inclination: 0.0)
+        for i in 0..<300 {
+            let r = sim.step(rate: .zero, dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate,
+                          dt: i == 0 ? 5 : dt)
+            worst = (max(worst.heading, headingError(fusion.attitude, sim.truth)),
+                     max(worst.inclination, inclinationError(fusion.attitude, sim.truth)))
+        }
+        print("measured set down anew: worst heading \(worst.heading)°, inclination \(worst.inclination)° in the 3 s after the gap")
+        #expect(worst.inclination < 3 && worst.heading < 5, "heading \(worst.heading)°, inclination \(worst.inclination)°")
+    }
+
     private func naiveCompass(_ r: MotionSimulation.Reading) -> Quaternion {
         let up = r.acceleration.normalized
         let east = r.magneticField.cross(up).normalized

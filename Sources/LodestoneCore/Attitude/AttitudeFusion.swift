@@ -95,6 +95,8 @@ public struct AttitudeFusion: Sendable {
     private var offsetHeadingVariance = 0.0
     private var gravity: GravityAverage
     private var vehicle = VehicleAcceleration()
+    private var tiltSpread = TiltSpread()
+    private var lostSamples = LostSampleBridge()
 
     public init(settings: Settings = .init()) {
         self.settings = settings
@@ -187,8 +189,11 @@ public struct AttitudeFusion: Sendable {
     /// body frame; `dt` the seconds since the previous sample.
     ///
     /// A sample with a non-finite value or a zero vector is ignored. `dt ≤ 0` is
-    /// ignored too. A gap longer than ``Settings/maximumTimeStep`` re-initialises
-    /// the attitude from this sample (the bias and field reference are kept).
+    /// ignored too. After a gap longer than ``Settings/maximumTimeStep`` the
+    /// heading restarts from this sample's compass, with the tilt held before
+    /// the gap where nothing shows it moved (see `keptLevel`), else from this
+    /// sample's gravity too; the bias and field reference are kept. A shorter
+    /// step that spans lost samples is bridged (``LostSampleBridge``).
     /// A magnetometer reading identical to the previous one is a slower
     /// magnetometer's held value, not a new measurement: it corrects nothing.
     ///
@@ -202,7 +207,10 @@ public struct AttitudeFusion: Sendable {
         let isNewField = m != lastField
         lastField = m
         if !isInitialized || dt > settings.maximumTimeStep {
-            initialize(acceleration: a, magneticField: carried.offset.map { m - $0 } ?? m)
+            let field = carried.offset.map { m - $0 } ?? m
+            let level = isInitialized ? keptLevel(acceleration: a) : nil
+            initialize(up: level?.up ?? a.normalized, tiltVariance: level?.variance ?? coefficients.initialTiltVariance,
+                       magneticField: field, strength: a.length)
             return
         }
         guard dt > 0 else { return }
@@ -241,6 +249,7 @@ public struct AttitudeFusion: Sendable {
     /// reading, and apply what they found.
     private mutating func correct(rotation r: Matrix3, rate: Vector3) {
         let interval = growth.time
+        tiltSpread.add(up: r.row2, interval: interval)
         completeGrowth(rotation: r)
         errors.predict(growth)
         growth = AttitudeErrorFilter.Growth()
@@ -269,7 +278,8 @@ public struct AttitudeFusion: Sendable {
     @inline(__always) // one call per sample: out of line, its matrix came back through memory
     private mutating func integrate(angularRate w: Vector3, dt: Double) -> (rate: Vector3, rotation: Matrix3) {
         let rate = w - gyroBias
-        let step = rate * dt
+        var step = rate * dt
+        if let bridged = lostSamples.correction(rawRate: w, dt: dt) { step += bridged }
         turned = step.length
         elapsed += dt
         lastStep = dt
@@ -564,9 +574,38 @@ public struct AttitudeFusion: Sendable {
         self = AttitudeFusion(settings: settings)
     }
 
-    /// Sets the attitude from gravity and the field alone (first sample, or after a gap).
-    private mutating func initialize(acceleration a: Vector3, magneticField m: Vector3) {
-        let upAxis = a.normalized
+    /// After a gap, the tilt held before it, its variance grown by how far the
+    /// tilt wandered before the gap (``TiltSpread``): one reading's tilt is off
+    /// by its acceleration, 10–20° in a vehicle's curve, which the estimate held
+    /// before the gap does not share. Not when the reading puts up more than
+    /// ``largestBridgedTilt`` away or the tilt wandered that far (a tumbling
+    /// board), nor when neither its acceleration (what its length shows) nor
+    /// that wander explains its disagreement: the board was set down anew.
+    private func keptLevel(acceleration a: Vector3) -> (up: Vector3, variance: Double)? {
+        let up = attitude.rotationMatrix.row2
+        let disagreement = acos(max(-1, min(1, up.dot(a.normalized))))
+        let limit = Self.largestBridgedTilt * Self.largestBridgedTilt
+        let held = max(errors.angle.row0.x, errors.angle.row1.y)
+        let variance = held + tiltSpread.changeVariance
+        // What acceleration may explain: as hard as the board moved before the gap
+        // (three standard deviations), or what the reading's length shows across
+        // gravity (it lengthens to √(g² + α²)), allowing three of its noise's.
+        let g = gravity.restingStrength, length = a.length + 3 * noise.accelerometerVariance.squareRoot()
+        let across = max(0, length * length - g * g).squareRoot()
+        let explained = atan(max(3 * gravity.motionVariance.squareRoot(), across) / g)
+        guard disagreement * disagreement <= limit, tiltSpread.changeVariance <= limit,
+              disagreement <= explained + 3 * variance.squareRoot() else { return nil }
+        return (up, variance)
+    }
+
+    /// The largest tilt change across a gap for which the tilt held before it
+    /// is kept, rad: beyond any sustained acceleration of a vehicle (0.6 g).
+    static let largestBridgedTilt = 30 * Angle.radiansPerDegree
+
+    /// Sets the attitude from `up` (in the body frame: the accelerometer's
+    /// direction at the start, the tilt held after a gap) and the field.
+    private mutating func initialize(up upAxis: Vector3, tiltVariance tilt: Double, magneticField m: Vector3,
+                                     strength: Double) {
         let eastAxis = m.cross(upAxis)
         let horizontal = eastAxis.length
         guard horizontal > 1e-3 * m.length else { return } // field along gravity: no heading
@@ -576,7 +615,6 @@ public struct AttitudeFusion: Sendable {
         let clean = magnetic.classify(fieldInEarth: mE, norm: m.length, rotation: 0, dt: 0)
         let keptBias = isInitialized ? errors.bias : Matrix3(diagonal: Vector3(1, 1, 1) * coefficients.initialBiasVariance)
         let tanDipSquared = mE.z * mE.z / (horizontal * horizontal)
-        let tilt = coefficients.initialTiltVariance
         // The heading is the compass's: off by its noise, the tilt's effect and
         // the compass error, which the next readings at this attitude share.
         let headingVariance = clean
@@ -586,10 +624,11 @@ public struct AttitudeFusion: Sendable {
                                      compassVariance: compassErrorVariance)
         if clean { errors.compassAngle.z = -compassErrorVariance }
         compassError = 0
-        gravity.start(strength: a.length, motionVariance: settings.motionAcceleration * settings.motionAcceleration)
+        gravity.start(strength: strength, motionVariance: settings.motionAcceleration * settings.motionAcceleration)
         lastMagneticReadingRejected = !clean
         rest.reset()
         agreement.reset()
+        lostSamples.reset()
         pending = PendingField()
         growth = AttitudeErrorFilter.Growth()
         isInitialized = true

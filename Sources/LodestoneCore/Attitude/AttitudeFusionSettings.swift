@@ -136,7 +136,8 @@ extension AttitudeFusion {
         /// the averaging time of ``SteadyRotation``'s window.
         public var restMinimumDuration = 1.5
         /// Longest time step integrated, s. After a longer gap the board may
-        /// have turned anywhere, so the attitude restarts from gravity and field.
+        /// have turned anywhere, so the heading restarts from the compass, and
+        /// the tilt from gravity unless the tilt held before the gap still fits.
         public var maximumTimeStep = 0.5
 
         public init() {}

@@ -1,0 +1,36 @@
+/// The gyro's rotation over a step that spans lost samples.
+///
+/// A gyro sample is the rate over the period before it. When samples are lost
+/// (a bus error, an overrun) the step is several periods long, and carrying the
+/// last rate over all of it credits the whole step with the last period's
+/// motion. Over the missing periods the mean of the rates on either side is the
+/// better guess: the trapezoid rule. Steps of the usual length are left as they are.
+struct LostSampleBridge: Hashable, Sendable {
+    /// The usual time between samples, s, learned from the steps that are not gaps.
+    private(set) var period = 0.0
+    private var previousRate = Vector3.zero
+    /// A step this many periods long or more has lost a sample.
+    static let lostSampleRatio = 1.5
+    /// How fast the period follows a changed sampling rate, per sample.
+    static let periodLearning = 0.01
+
+    /// The extra rotation (rad, body frame) to add to `rate · dt` for a step of
+    /// `dt` seconds ending with the raw gyro reading `w`.
+    mutating func correction(rawRate w: Vector3, dt: Double) -> Vector3? {
+        defer { previousRate = w }
+        guard period > 0 else {
+            period = dt
+            return nil
+        }
+        guard dt >= Self.lostSampleRatio * period else {
+            period += (dt - period) * Self.periodLearning
+            return nil
+        }
+        return (previousRate - w) * (0.5 * (dt - period))
+    }
+
+    /// The readings before a restart are no neighbours of the next.
+    mutating func reset() {
+        self = LostSampleBridge()
+    }
+}
