@@ -238,6 +238,8 @@ public struct AttitudeFusion: Sendable {
         /// The rotation vector and the compass error's forgetting summed since the last correction.
         var turn = Vector3.zero
         var forgetting = 0.0
+        /// What the rotation over lost samples may be off by, rad² about each axis.
+        var bridgedVariance = 0.0
     }
 
     /// The corrections run at most this often, s: the errors they correct
@@ -279,7 +281,10 @@ public struct AttitudeFusion: Sendable {
     private mutating func integrate(angularRate w: Vector3, dt: Double) -> (rate: Vector3, rotation: Matrix3) {
         let rate = w - gyroBias
         var step = rate * dt
-        if let bridged = lostSamples.correction(rawRate: w, dt: dt) { step += bridged }
+        if let bridged = lostSamples.correction(rawRate: w, dt: dt) {
+            step += bridged.rotation
+            pending.bridgedVariance += bridged.variance
+        }
         turned = step.length
         elapsed += dt
         lastStep = dt
@@ -301,7 +306,7 @@ public struct AttitudeFusion: Sendable {
         let time = growth.time
         let turnE = r * pending.turn
         growth.angleNoise = Vector3(abs(turnE.x), abs(turnE.y), abs(turnE.z)) * coefficients.rateErrorSquared
-            + Vector3(1, 1, 1) * (noise.gyroNoiseIntensity * time)
+            + Vector3(1, 1, 1) * (noise.gyroNoiseIntensity * time + pending.bridgedVariance)
         growth.biasNoise = coefficients.biasNoise * time
         let memory = 1 / (1 + pending.forgetting)
         compassError *= memory
@@ -309,6 +314,7 @@ public struct AttitudeFusion: Sendable {
         growth.compassNoise = (1 - memory * memory) * compassErrorVariance
         pending.turn = .zero
         pending.forgetting = 0
+        pending.bridgedVariance = 0
         attitude = attitude.normalized
     }
 

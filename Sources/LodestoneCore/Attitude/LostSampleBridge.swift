@@ -15,8 +15,11 @@ struct LostSampleBridge: Hashable, Sendable {
     static let periodLearning = 0.01
 
     /// The extra rotation (rad, body frame) to add to `rate · dt` for a step of
-    /// `dt` seconds ending with the raw gyro reading `w`.
-    mutating func correction(rawRate w: Vector3, dt: Double) -> Vector3? {
+    /// `dt` seconds ending with the raw gyro reading `w`, and its variance (rad²
+    /// about each axis): the rate over the missing periods is known no better
+    /// than the difference of its neighbours (a vibration sampled irregularly
+    /// does not average out).
+    mutating func correction(rawRate w: Vector3, dt: Double) -> (rotation: Vector3, variance: Double)? {
         defer { previousRate = w }
         guard period > 0 else {
             period = dt
@@ -26,7 +29,8 @@ struct LostSampleBridge: Hashable, Sendable {
             period += (dt - period) * Self.periodLearning
             return nil
         }
-        return (previousRate - w) * (0.5 * (dt - period))
+        let half = (previousRate - w) * (0.5 * (dt - period))
+        return (half, half.squaredLength)
     }
 
     /// The readings before a restart are no neighbours of the next.

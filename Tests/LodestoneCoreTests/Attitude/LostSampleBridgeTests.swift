@@ -20,7 +20,7 @@ import LodestoneSimulation
             guard k < 10 || random.uniform() >= 0.2 else { lost += 1; continue }
             let dt = t - last, w = Vector3(rate(t), 0, 0)
             plain += w.x * dt
-            bridged += w.x * dt + (bridge.correction(rawRate: w, dt: dt)?.x ?? 0)
+            bridged += w.x * dt + (bridge.correction(rawRate: w, dt: dt)?.rotation.x ?? 0)
             last = t
             worstPlain = max(worstPlain, abs(plain - angle(t)))
             worstBridged = max(worstBridged, abs(bridged - angle(t)))
