@@ -19,17 +19,15 @@ struct LostSampleBridge: Hashable, Sendable {
     /// about each axis): the rate over the missing periods is known no better
     /// than the difference of its neighbours (a vibration sampled irregularly
     /// does not average out).
+    @inline(__always) // one call per sample, from the fusion
     mutating func correction(rawRate w: Vector3, dt: Double) -> (rotation: Vector3, variance: Double)? {
-        defer { previousRate = w }
-        guard period > 0 else {
-            period = dt
+        let previous = previousRate
+        previousRate = w
+        guard dt >= Self.lostSampleRatio * period, period > 0 else {
+            period = period > 0 ? period + (dt - period) * Self.periodLearning : dt
             return nil
         }
-        guard dt >= Self.lostSampleRatio * period else {
-            period += (dt - period) * Self.periodLearning
-            return nil
-        }
-        let half = (previousRate - w) * (0.5 * (dt - period))
+        let half = (previous - w) * (0.5 * (dt - period))
         return (half, half.squaredLength)
     }
 
