@@ -27,15 +27,23 @@ protocol CaptureEngine: AnyObject {
     func stop()
 }
 
-enum Clock {
-    static func nanoseconds(_ id: clockid_t) -> Int64 {
+/// The system clocks in nanoseconds. Package-wide: the simulated board's feeder keeps
+/// time as the capture engines do.
+package enum Clock {
+    package static func nanoseconds(_ id: clockid_t) -> Int64 {
         var ts = timespec()
         clock_gettime(id, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
+    /// Sleeps until `time` on the monotonic clock (ns), or until a signal.
+    package static func sleep(untilMonotonic time: Int64) {
+        var ts = timespec(tv_sec: Int(time / 1_000_000_000), tv_nsec: Int(time % 1_000_000_000))
+        _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+    }
+
     /// Unix ns minus `id`'s ns, now.
-    static func offsetToRealtime(_ id: clockid_t) -> Int64 {
+    package static func offsetToRealtime(_ id: clockid_t) -> Int64 {
         if id == CLOCK_REALTIME { return 0 }
         let a = nanoseconds(CLOCK_REALTIME), b = nanoseconds(id), c = nanoseconds(CLOCK_REALTIME)
         return (a / 2 + c / 2) - b

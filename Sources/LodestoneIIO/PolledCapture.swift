@@ -33,9 +33,7 @@ final class PolledCapture: CaptureEngine {
                 if cancellation.isCancelled { return nil }
                 let t = Clock.nanoseconds(CLOCK_MONOTONIC)
                 guard t < nextTick else { break }
-                let wake = min(nextTick, t + 50_000_000)
-                var ts = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
-                _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+                Clock.sleep(untilMonotonic: min(nextTick, t + 50_000_000))
             }
         }
         let stamp = Clock.nanoseconds(CLOCK_MONOTONIC)

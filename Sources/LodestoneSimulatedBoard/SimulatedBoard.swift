@@ -80,13 +80,13 @@ public final class SimulatedBoard: @unchecked Sendable {
 
     /// Sets the attitude (body → ENU) and the body angular rate (rad/s), from now on.
     public func setAttitude(_ q: Quaternion, angularRate: Vector3 = .zero) {
-        let t = Self.now(CLOCK_MONOTONIC)
+        let t = Clock.nanoseconds(CLOCK_MONOTONIC)
         truth.withLock { $0.history.set(q.normalized, angularRate: angularRate, at: t) }
     }
 
     /// The true body-frame values the source should report now.
     public func bodyTruth() -> (magneticField: Vector3, acceleration: Vector3, angularRate: Vector3) {
-        bodyTruth(at: Self.now(CLOCK_MONOTONIC))
+        bodyTruth(at: Clock.nanoseconds(CLOCK_MONOTONIC))
     }
 
     /// The true body-frame values at a monotonic time (ns): a scan the feeder writes late
@@ -224,7 +224,7 @@ public final class SimulatedBoard: @unchecked Sendable {
     private func writeRawFiles(part n: Int) {
         let part = layout.parts[n]
         let d = deviceDirectories[n]
-        let t = Self.now(CLOCK_MONOTONIC)
+        let t = Clock.nanoseconds(CLOCK_MONOTONIC)
         for s in part.sensors {
             let raw = rawCounts(s, at: t)
             for (a, axis) in ["x", "y", "z"].enumerated() {
@@ -262,7 +262,7 @@ public final class SimulatedBoard: @unchecked Sendable {
     /// Holds the feeder back for a while, as a busy machine may: the scans due meanwhile are
     /// written when it resumes, each with its own time's values.
     public func stallFeeder(seconds: Double) {
-        let until = Self.now(CLOCK_MONOTONIC) + Int64(seconds * 1e9)
+        let until = Clock.nanoseconds(CLOCK_MONOTONIC) + Int64(seconds * 1e9)
         truth.withLock { $0.stalledUntil = until }
     }
 
@@ -314,12 +314,6 @@ public final class SimulatedBoard: @unchecked Sendable {
         var nextCheck: Int64 = 0
     }
 
-    private static func now(_ c: clockid_t) -> Int64 {
-        var ts = timespec()
-        clock_gettime(c, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
     private func rate(part n: Int) -> Double {
         let part = layout.parts[n]
         let d = deviceDirectories[n]
@@ -336,14 +330,14 @@ public final class SimulatedBoard: @unchecked Sendable {
     private func feed() {
         var states = Array(repeating: FeedState(), count: layout.parts.count)
         var scratch = [UInt8](repeating: 0, count: 256)
-        let realtimeOffset = Self.now(CLOCK_REALTIME) - Self.now(CLOCK_MONOTONIC)
+        let realtimeOffset = Clock.offsetToRealtime(CLOCK_MONOTONIC)
         while running.load(ordering: .relaxed) {
+            let t = Clock.nanoseconds(CLOCK_MONOTONIC)
             let stalledUntil = truth.withLock { $0.stalledUntil }
-            if Self.now(CLOCK_MONOTONIC) < stalledUntil {
-                sleep(until: min(stalledUntil, Self.now(CLOCK_MONOTONIC) + 20_000_000))
+            if t < stalledUntil {
+                Clock.sleep(untilMonotonic: min(stalledUntil, t + 20_000_000))
                 continue
             }
-            let t = Self.now(CLOCK_MONOTONIC)
             let vanished = truth.withLock { $0.vanished }
             for n in layout.parts.indices where !vanished.contains(n) {
                 let part = layout.parts[n]
@@ -374,18 +368,13 @@ public final class SimulatedBoard: @unchecked Sendable {
                 writeScan(part: n, &states[n], to: fd, stampOffset: realtimeOffset, scratch: &scratch)
             }
             // Sleep until the next scan or check is due (at most 20 ms, so stop() is prompt).
-            var wake = Self.now(CLOCK_MONOTONIC) + 20_000_000
+            var wake = Clock.nanoseconds(CLOCK_MONOTONIC) + 20_000_000
             for n in layout.parts.indices where !vanished.contains(n) {
                 wake = min(wake, states[n].nextCheck)
                 if states[n].enabled { wake = min(wake, states[n].nextDue) }
             }
-            sleep(until: wake)
+            Clock.sleep(untilMonotonic: wake)
         }
-    }
-
-    private func sleep(until time: Int64) {
-        var ts = timespec(tv_sec: Int(time / 1_000_000_000), tv_nsec: Int(time % 1_000_000_000))
-        _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
     }
 
     /// The enabled part whose next scan is due first, if one is due by `time`.

@@ -12,7 +12,8 @@ struct TruthHistory {
         var angularRate: Vector3
     }
 
-    /// How long changes are kept (ns): longer than the feeder ever catches up.
+    /// How long changes are kept (ns): longer than the feeder catches up (100 periods) at
+    /// 20 Hz and above. A slower part's scans owed for longer get the oldest state kept.
     static let span: Int64 = 5_000_000_000
 
     private(set) var states: [State]
