@@ -28,6 +28,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 BIAS = "0.3,-0.2,0.5"
 
@@ -80,21 +81,27 @@ def timing_faults() -> list[tuple[str, str, str]]:
             for base in ["walk-0", "drive-0", "boat-0", "full-tumble-0"] for fault in ["gap3s", "lost10"]]
 
 
-def with_fault(source: Path, target: Path, fault: str) -> None:
+def write_kept(source: Path, target: Path, keep: Callable[[float, float, float], bool]) -> None:
+    """Copies a log, leaving out the data rows whose time t fails `keep(t, first, last)`."""
     lines = source.read_text().splitlines()
-    kept = [line for line in lines if line.startswith("#")]
+    head = [line for line in lines if line.startswith("#")]
     rows = [line for line in lines if not line.startswith("#")]
-    kept.append(rows[0])
     times = [float(r.split(",", 1)[0]) for r in rows[1:]]
-    start = times[0] + 0.4 * (times[-1] - times[0])
-    generator = random.Random(11)
-    for row, t in zip(rows[1:], times):
-        if fault == "gap3s" and start <= t < start + 3:
-            continue
-        if fault == "lost10" and generator.random() < 0.1:
-            continue
-        kept.append(row)
-    target.write_text("\n".join(kept) + "\n")
+    kept = [r for r, t in zip(rows[1:], times) if keep(t, times[0], times[-1])]
+    target.write_text("\n".join(head + rows[:1] + kept) + "\n")
+
+
+def outside_gap(at: float, length: float) -> Callable[[float, float, float], bool]:
+    """Rows outside a gap of `length` seconds starting at the fraction `at` of the log."""
+    return lambda t, first, last: not first + at * (last - first) <= t < first + at * (last - first) + length
+
+
+def with_fault(source: Path, target: Path, fault: str) -> None:
+    if fault == "gap3s":
+        write_kept(source, target, outside_gap(0.4, 3))
+    else:
+        generator = random.Random(11)
+        write_kept(source, target, lambda t, first, last: generator.random() >= 0.1)
 
 
 def score_fault(binary: str, work: Path, fault: tuple[str, str, str]) -> tuple[str, dict, dict]:
@@ -116,17 +123,11 @@ def gap_study(binary: str, work: Path, jobs: int) -> None:
         list(pool.map(lambda c: score(binary, work, c), base))
     runs = []
     for name in GAP_LOGS:
-        lines = (work / f"{name}.lslog").read_text().splitlines()
-        head = [line for line in lines if line.startswith("#")]
-        rows = [line for line in lines if not line.startswith("#")]
-        times = [float(r.split(",", 1)[0]) for r in rows[1:]]
         for gap in (1.0, 3.0, 10.0):
             for k in range(5):
-                start = times[0] + (times[-1] - times[0]) * (0.15 + 0.15 * k)
                 log = work / f"gaps-{name}-{gap:g}s-{k}.lslog"
                 if not log.exists():
-                    kept = [r for r, t in zip(rows[1:], times) if not start <= t < start + gap]
-                    log.write_text("\n".join(head + rows[:1] + kept) + "\n")
+                    write_kept(work / f"{name}.lslog", log, outside_gap(0.15 + 0.15 * k, gap))
                 runs.append((name, gap, log))
     with ThreadPoolExecutor(jobs) as pool:
         scores = list(pool.map(lambda r: evaluate(binary, r[2], compass=False), runs))
