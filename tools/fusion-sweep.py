@@ -5,8 +5,9 @@ Writes a sweep of simulated logs with `lodestone simulate` (level turns at 0.05�
 25–400 Hz, rates either side of the rest detector's 2 °/s threshold, tumbles, full tumbles,
 walks, boats, car drives with and without speed, gyro biases up to 5 °/s, gyro scale errors
 up to 3 %, a bias walking 40 times faster than typical, a tilted turn, a 10 Hz
-magnetometer, dips of 0–85°), and timing faults made from some of them (a 3 s gap in the
-samples, one sample in ten lost at random), and scores each with `lodestone evaluate`, gyro
+magnetometer, dips of 0–85°, sensors a third and three times as noisy as typical), and
+timing faults made from some of them (a 3 s gap in the samples, one sample in ten lost at
+random), and scores each with `lodestone evaluate`, gyro
 fusion against Lodestone's own compass mode. The compass here has no calibration error, so the
 field is clean, and a row is flagged when:
 
@@ -71,6 +72,20 @@ def cases() -> list[tuple[str, list[str]]]:
         ("drive-dip-80", ["--scenario", "drive", "--rate", "100", "--seed", "8", "--gyro-bias", BIAS, "--field", "50,80"]),
         ("turn-1-dip-0", ["--scenario", "turn", "--turn-rate", "1", "--rate", "100", "--seed", "6", "--gyro-bias", BIAS,
                           "--field", "50,0"]),
+        # Sensors a third as noisy as the simulator's typical part, and three times as
+        # noisy (all three white noises; the filter starts from its own figures).
+        ("turn-60-noise-0.3", ["--scenario", "turn", "--turn-rate", "60", "--rate", "100", "--seed", "5",
+                               "--gyro-bias", BIAS, "--noise", "0.3"]),
+        ("turn-0.2-noise-0.3", ["--scenario", "turn", "--turn-rate", "0.2", "--rate", "100", "--seed", "5",
+                                "--gyro-bias", BIAS, "--noise", "0.3"]),
+        ("turn-1-noise-3", ["--scenario", "turn", "--turn-rate", "1", "--rate", "100", "--seed", "5",
+                            "--gyro-bias", BIAS, "--noise", "3"]),
+        ("turn-60-noise-3", ["--scenario", "turn", "--turn-rate", "60", "--rate", "100", "--seed", "5",
+                             "--gyro-bias", BIAS, "--noise", "3"]),
+        ("full-tumble-noise-3", ["--scenario", "full-tumble", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS,
+                                 "--noise", "3"]),
+        ("walk-noise-3", ["--scenario", "walk", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS, "--noise", "3"]),
+        ("drive-noise-3", ["--scenario", "drive", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS, "--noise", "3"]),
     ]
     return found
 

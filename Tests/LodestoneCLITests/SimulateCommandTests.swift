@@ -56,6 +56,30 @@ import Testing
         #expect(abs(meanZ - 1 * Double.pi / 180) < 1e-4 && abs(meanX - 0.5 * Double.pi / 180) < 1e-4)
     }
 
+    /// `--noise K` scales the three white noises: a still board's readings
+    /// scatter K times as far about their mean as with typical noise.
+    @Test func noiseMultipleScalesTheScatter() throws {
+        func scatter(_ noise: String) throws -> (accel: Double, mag: Double, gyro: Double) {
+            let log = scratch.path("still-\(noise).csv")
+            let r = try CommandRunner.run(["simulate", "-o", log, "--scenario", "spin", "--turn-rate", "0", "--duration", "20",
+                                           "--rate", "100", "--gyro", "--format", "csv", "--noise", noise])
+            #expect(r.status == 0, "\(r.stderr)")
+            let t = try table(log)
+            func sd(_ name: String) -> Double {
+                let i = t.columns.firstIndex(of: name)!
+                let v = t.rows.compactMap { Double($0[i]) }
+                let mean = v.reduce(0, +) / Double(v.count)
+                return (v.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(v.count)).squareRoot()
+            }
+            return (sd("accel_x"), sd("mag_x"), sd("gyro_x"))
+        }
+        let typical = try scatter("typical"), three = try scatter("3")
+        for (name, ratio) in [("accelerometer", three.accel / typical.accel), ("magnetometer", three.mag / typical.mag),
+                              ("gyroscope", three.gyro / typical.gyro)] {
+            #expect(abs(ratio - 3) < 0.3, "\(name): \(ratio) times the typical scatter")
+        }
+    }
+
     @Test func reportGoesToStandardErrorWhenTheLogGoesToStandardOutput() throws {
         let r = try CommandRunner.run(["simulate", "-o", "-", "--scenario", "boat", "--duration", "2", "--rate", "10"])
         #expect(r.status == 0)
@@ -73,6 +97,8 @@ import Testing
         (["--gyro-bias", "1,2"], "--gyro-bias needs 3 comma-separated numbers"),
         (["--battery", "x", "--rate", "10"], "--battery writes the battery's own cases; --output does not apply"),
         (["--cases", "turn-1"], "--cases needs --battery"),
+        (["--noise", "loud"], "unknown --noise 'loud'; use none, typical, or a multiple of typical such as 3"),
+        (["--noise", "-2"], "unknown --noise '-2'"),
     ])
     func optionsThatCannotApplyAreRefused(_ extra: [String], _ message: String) throws {
         let r = try CommandRunner.run(["simulate", "-o", scratch.path("x.lslog")] + extra)

@@ -19,6 +19,8 @@ struct MotionSimulation {
     var bodyFieldOffset = Vector3.zero
     /// Extra field fixed in the room (a magnet nearby), µT, earth frame.
     var earthFieldOffset = Vector3.zero
+    /// The Earth's rotation the gyro senses, rad/s, earth frame (none unless set).
+    var earthRate = Vector3.zero
     private var random: RandomSource
 
     init(truth: Quaternion = .identity, seed: UInt64 = 1) {
@@ -39,7 +41,7 @@ struct MotionSimulation {
         return Reading(
             acceleration: toBody.rotate(Vector3(0, 0, Self.gravity)) + noise(accelNoise),
             magneticField: toBody.rotate(Self.field + earthFieldOffset) + bodyFieldOffset + noise(magNoise),
-            angularRate: rate + gyroBias + noise(gyroNoise))
+            angularRate: rate + toBody.rotate(earthRate) + gyroBias + noise(gyroNoise))
     }
 
     private mutating func noise(_ sigma: Double) -> Vector3 {

@@ -30,7 +30,8 @@ enum SimulateCommand: Command {
         Sensors (--noise typical, the default): gyroscope 0.015 °/s/√Hz white noise, a
         0.0005 °/s/√s bias walk and the Earth's rate; accelerometer 400 µg/√Hz; magnetometer
         0.5 µT per sample. Values are rounded to 0.001 µT, 0.0001 m/s² and 0.00001 rad/s.
-        --noise none keeps the rounding only. The gyroscope reads the exact body rate at each
+        --noise none keeps the rounding only; --noise K multiplies the three white noises by K
+        (the bias walk stays). The gyroscope reads the exact body rate at each
         sample's instant. --mag-rate samples the magnetometer on its own clock; each sample
         carries its latest reading. --speed adds speed (m/s) and track (degrees from true
         north) columns as a position source reports them: 1 Hz, 0.2 s late, 0.1 m/s noise,
@@ -59,7 +60,7 @@ enum SimulateCommand: Command {
         .value("speed-range", "LOW,HIGH", "Cruising speeds of drive, m/s (default 10,30)."),
         .value("stops", "N", "Stops at lights (drive, default 1) or crossings (walk, default 2)."),
         .value("lever-arm", "X,Y,Z", "Sensor offset from the point the carrier turns about, m, body frame."),
-        .value("noise", "LEVEL", "none, or typical (default)."),
+        .value("noise", "LEVEL", "none, typical (default), or a multiple of typical such as 3."),
         .value("gyro-bias", "X,Y,Z", "Constant gyroscope bias, °/s (default 0,0,0)."),
         .value("bias-walk", "DEG/S/√S", "Gyroscope bias random walk (default 0.0005 with typical noise)."),
         .value("gyro-scale", "X,Y,Z", "Gyroscope scale errors, fractions (0.01 reads 1 % high)."),

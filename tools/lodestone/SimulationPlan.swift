@@ -102,7 +102,14 @@ struct SimulationPlan {
             sensors.gyroscope.resolution = SensorSuite.typical.gyroscope.resolution
             sensors.accelerometer.resolution = SensorSuite.typical.accelerometer.resolution
             sensors.magnetometer.resolution = SensorSuite.typical.magnetometer.resolution
-        case let other: throw UsageError("unknown --noise '\(other)'; use none or typical")
+        case let other:
+            guard let times = Double(other), times.isFinite, times > 0, times <= 1000 else {
+                throw UsageError("unknown --noise '\(other)'; use none, typical, or a multiple of typical such as 3")
+            }
+            sensors = .typical
+            sensors.gyroscope.noiseDensity *= times
+            sensors.accelerometer.noiseDensity *= times
+            sensors.magnetometer.noise *= times
         }
         if let v = try numbers(arguments, "gyro-bias", count: 3) {
             sensors.gyroscope.bias = Vector3(v[0], v[1], v[2]) * Angle.radiansPerDegree

@@ -251,6 +251,7 @@ public struct AttitudeFusion: Sendable {
     /// reading, and apply what they found.
     private mutating func correct(rotation r: Matrix3, rate: Vector3) {
         let interval = growth.time
+        removeEarthRotation(over: interval)
         tiltSpread.add(up: r.row2, interval: interval)
         completeGrowth(rotation: r)
         errors.predict(growth)
@@ -271,6 +272,15 @@ public struct AttitudeFusion: Sendable {
         apply(correction)
         gravity.learnStrengthWhileMoving(interval: interval)
         updateUncertainties()
+    }
+
+    /// The gyro carried the attitude with the Earth's rotation as well
+    /// (``EarthRotation``): turned back in the earth frame, and the
+    /// accelerometer's average, taken along the estimate, with it.
+    private mutating func removeEarthRotation(over interval: Double) {
+        let turn = EarthRotation.vector(sinDip: magnetic.referenceSinDip) * -interval
+        attitude = (Self.rotation(turn) * attitude).normalized
+        gravity.corrected(angle: turn, bias: .zero)
     }
 
     /// Carries the attitude with the bias-corrected gyro and adds the step to
@@ -334,14 +344,16 @@ public struct AttitudeFusion: Sendable {
         let white = noise.gyroNoiseIntensity / interval
         let floor = coefficients.steadyRateVariance
         let horizontalNoise = (e.horizontalVariance + e.meanRateVariance + floor) * overlap + white
-        for axis in [r.row0, r.row1] {
-            let innovation = axis.dot(e.meanRate - gyroBias - correction.bias - e.horizontalRate)
+        // The gyro senses the Earth's rotation too, which the bias must not take in.
+        let earth = EarthRotation.vector(sinDip: magnetic.referenceSinDip)
+        for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] {
+            let innovation = axis.dot(e.meanRate - gyroBias - correction.bias - e.horizontalRate) - earthRate
             correction += errors.measureBias(along: axis, innovation: innovation, noise: horizontalNoise)
         }
         // The field must stay on its line too: a magnet swept past bends it.
         guard e.verticalVariance.isFinite, e.fieldScatter <= 9 * noise.magnetometerVariance else { return }
         let up = r.row2
-        let innovation = up.dot(e.meanRate - gyroBias - correction.bias) - e.verticalRate
+        let innovation = up.dot(e.meanRate - gyroBias - correction.bias) - e.verticalRate - earth.z
         // The compass error changes along a turn: the field's drift shows its
         // change as rotation, about σ_e per correlation angle turned.
         let compassDrift = compassErrorVariance * e.verticalRate * e.verticalRate
