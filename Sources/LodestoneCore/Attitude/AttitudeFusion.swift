@@ -251,15 +251,18 @@ public struct AttitudeFusion: Sendable {
     /// reading, and apply what they found.
     private mutating func correct(rotation r: Matrix3, rate: Vector3) {
         let interval = growth.time
-        removeEarthRotation(over: interval)
         tiltSpread.add(up: r.row2, interval: interval)
         completeGrowth(rotation: r)
         errors.predict(growth)
         growth = AttitudeErrorFilter.Growth()
-        var correction = AttitudeErrorFilter.Correction()
+        // The gyro carried the attitude with the Earth's rotation as well
+        // (``EarthRotation``): turned back in the earth frame with the rest
+        // of the correction, so that every reading below is judged without it.
+        let earth = EarthRotation.vector(sinDip: magnetic.referenceSinDip)
+        var correction = AttitudeErrorFilter.Correction(angle: earth * -interval)
         let biasUncertainty = max(errors.bias[0, 0], errors.bias[1, 1], errors.bias[2, 2]).squareRoot()
         if let (window, span) = rest.evaluate(gyroBias: gyroBias, biasUncertainty: biasUncertainty) {
-            correctBiasWhileSteady(&correction, window: window, interval: span, rotation: r)
+            correctBiasWhileSteady(&correction, window: window, interval: span, rotation: r, earthRate: earth)
         }
         correctTilt(&correction, interval: interval)
         if let m = pending.field {
@@ -272,15 +275,6 @@ public struct AttitudeFusion: Sendable {
         apply(correction)
         gravity.learnStrengthWhileMoving(interval: interval)
         updateUncertainties()
-    }
-
-    /// The gyro carried the attitude with the Earth's rotation as well
-    /// (``EarthRotation``): turned back in the earth frame, and the
-    /// accelerometer's average, taken along the estimate, with it.
-    private mutating func removeEarthRotation(over interval: Double) {
-        let turn = EarthRotation.vector(sinDip: magnetic.referenceSinDip) * -interval
-        attitude = (Self.rotation(turn) * attitude).normalized
-        gravity.corrected(angle: turn, bias: .zero)
     }
 
     /// Carries the attitude with the bias-corrected gyro and adds the step to
@@ -336,7 +330,7 @@ public struct AttitudeFusion: Sendable {
     /// ``Settings/steadyRateUncertainty``: sensors drift and boards settle.
     private mutating func correctBiasWhileSteady(_ correction: inout AttitudeErrorFilter.Correction,
                                                  window e: SteadyRotation.Estimate, interval: Double,
-                                                 rotation r: Matrix3) {
+                                                 rotation r: Matrix3, earthRate earth: Vector3) {
         noise.learn(from: e, interval: interval, dt: lastStep)
         gravity.learnResting(strength: e.accelerationNow.length, dt: interval, learningTime: noise.learningTime)
         // Successive windows overlap: counted once per window.
@@ -344,8 +338,7 @@ public struct AttitudeFusion: Sendable {
         let white = noise.gyroNoiseIntensity / interval
         let floor = coefficients.steadyRateVariance
         let horizontalNoise = (e.horizontalVariance + e.meanRateVariance + floor) * overlap + white
-        // The gyro senses the Earth's rotation too, which the bias must not take in.
-        let earth = EarthRotation.vector(sinDip: magnetic.referenceSinDip)
+        // The gyro senses the Earth's rotation too (`earth`, earth frame), which the bias must not take in.
         for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] {
             let innovation = axis.dot(e.meanRate - gyroBias - correction.bias - e.horizontalRate) - earthRate
             correction += errors.measureBias(along: axis, innovation: innovation, noise: horizontalNoise)
