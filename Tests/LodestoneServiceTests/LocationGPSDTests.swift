@@ -3,12 +3,17 @@ import LodestoneLocation
 import LodestoneTestSupport
 import Testing
 
-/// The location half with real parts: gpsfake feeds a real gpsd a drive north along the
-/// meridian 8° E at 20 m/s that crosses region A, enters region B and stops in it (a dwell),
-/// drives on and arrives at a STEER target. `lodestone serve` takes gpsd's fixes; the
+/// The location half with real parts: a real gpsd reads a drive north along the meridian
+/// 8° E at 20 m/s that crosses region A, enters region B and stops in it (a dwell), drives
+/// on and arrives at a STEER target. `lodestone serve` takes gpsd's fixes; the
 /// `lodestone regions` and `lodestone track` commands act on it. Every event is checked
 /// against the drive's design, and the exported GPX against GeographicLib's GeodSolve.
-/// Part of the serialized gpsd suite: two gpsfake runs at once starve each other on a busy machine.
+/// Part of the serialized gpsd suite: two gpsd runs at once starve each other on a busy machine.
+///
+/// gpsd reads the drive's NMEA from a TCP feed (`nmeaFeeder`) that holds it back until the
+/// test says go, once `serve` is connected. gpsfake cannot: it starts gpsd and feeds it at
+/// once, and `serve`, which had been retrying gpsd with a doubling back-off meanwhile, saw
+/// the drive only from its next retry on (in CI once 13 fixes late).
 extension GPSDIntegrationTests {
     static let startLatitude = 47.0
     static let target = 1500.0, arrivalRadius = 25.0
@@ -31,26 +36,49 @@ extension GPSDIntegrationTests {
         return zip(drive, latitudes).first { $0.0.second > after && condition(abs(TestTracks.meridianArc(c, $0.1))) }?.0.second
     }
 
-    @Test func aGpsfakeDriveThroughTwoRegionsToASteerTarget() throws {
+    /// A one-client TCP NMEA source on 127.0.0.1:29471 (Python, standard library): it
+    /// accepts gpsd, waits for the file `go`, writes the log named by its argument a line
+    /// every 30 ms, and holds the connection until `stop-serve`.
+    static let nmeaFeeder = """
+        import os, socket, sys, time
+        server = socket.socket()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 29471))
+        server.listen(1)
+        open("feeder-listening", "w").close()
+        gpsd, _ = server.accept()
+        while not os.path.exists("go"):
+            time.sleep(0.05)
+        for line in open(sys.argv[1], "rb"):
+            gpsd.sendall(line)
+            time.sleep(0.03)
+        print("fed", flush=True)
+        while not os.path.exists("stop-serve"):
+            time.sleep(0.05)
+        """
+
+    @Test func aGpsdDriveThroughTwoRegionsToASteerTarget() throws {
         try #require(GPSDTools.problem == nil, "gpsd integration cannot run: \(GPSDTools.problem ?? "")")
         let geodSolve = try #require(GeodSolveProcess.executable, "GeodSolve not found (Debian geographiclib-tools)")
         let dir = scratch.path, socket = scratch.file("s.sock")
         TestLogs.spin(scratch.file("hold.csv"), start: 10, rate: 0, seconds: 60)
         scratch.write("drive.nmea", TestTracks.nmea(zip(Self.drive, Self.latitudes).map { TestTracks.Fix(latitude: $1, speed: $0.speed, second: $0.second) }))
         try FileManager.default.createDirectory(atPath: scratch.file("gpsfake-tmp"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
-        // As in GPSDIntegrationTests: a private network and PID namespace; gpsfake (once through
-        // the drive) starts when the test says go.
+        // As in GPSDIntegrationTests: a private network and PID namespace. gpsd reads the
+        // feeder, which sends the drive once when the test says go.
         let script = """
             set -u
             cd '\(dir)'
             ip link set lo up
+            python3 -u - drive.nmea > feeder.log 2>&1 <<'FEEDER' &
+            \(Self.nmeaFeeder)
+            FEEDER
+            while [ ! -e feeder-listening ]; do sleep 0.05; done
+            gpsd -N -n -S 29470 tcp://127.0.0.1:29471 > gpsd.log 2>&1 &
             '\(Lodestone.executable)' serve --source replay:hold.csv --loop --gpsd 127.0.0.1:29470 --socket '\(socket)' \\
                 --regions-file '\(dir)/regions.json' --year 2026.9 2> serve.stderr &
             SERVE=$!
-            while [ ! -e go ]; do sleep 0.05; done
-            \(GPSDTools.startGpsfake(directory: dir, log: "drive.nmea", options: "-1 -c 0.03"))
             while [ ! -e stop-serve ]; do sleep 0.05; done
-            kill -9 -$GPSFAKE 2>/dev/null
             kill -TERM $SERVE
             wait $SERVE
             echo $? > serve.status
@@ -73,6 +101,10 @@ extension GPSDIntegrationTests {
         #expect(addB.status == 0 && addB.output.contains("dwell 12 s"), "\(addB)")
         let started = try Lodestone.run(["track", "start", "--socket", socket])
         #expect(started.status == 0 && started.output.hasPrefix("recording:"), "\(started)")
+        guard waitUntil(20, { scratch.read("serve.stderr").contains("connected to gpsd at") }) else {
+            Issue.record("serve did not reach gpsd: \(scratch.read("serve.stderr")) \(scratch.read("gpsd.log")) \(scratch.read("feeder.log"))")
+            return
+        }
 
         let steering = try ProtocolClient(path: socket), far = try ProtocolClient(path: socket)
         steering.send(#"?WATCH={"enable":true,"headingFilter":10,"location":true,"regions":true};"# + "\n")
@@ -83,7 +115,7 @@ extension GPSDIntegrationTests {
         scratch.write("go", "")
         let lastTime = "2026-12-01T12:01:36.000Z"
         guard steering.read(until: { $0.className == "LOCATION" && $0.string("time") == lastTime }, timeout: 40) != nil else {
-            Issue.record("the drive did not arrive: \(scratch.read("serve.stderr")) \(scratch.read("gpsfake.log")) \(scratch.read("gpsfake-retries.log"))")
+            Issue.record("the drive did not arrive: \(scratch.read("serve.stderr")) \(scratch.read("gpsd.log")) \(scratch.read("feeder.log"))")
             return
         }
         let stopped = try Lodestone.run(["track", "stop", "--socket", socket, "--json"])
@@ -99,7 +131,8 @@ extension GPSDIntegrationTests {
         // twice (after RMC, then GGA) and was merged, not refused.
         let locations = objects.filter { $0.className == "LOCATION" }
         let times = locations.compactMap { $0.string("time") }
-        #expect(times.count == Self.drive.count && Set(times).count == times.count, "\(times.count) LOCATIONs for \(Self.drive.count) fixes")
+        // Required: every check below pairs the objects with the drive's fixes one by one.
+        try #require(times.count == Self.drive.count && Set(times).count == times.count, "\(times.count) LOCATIONs for \(Self.drive.count) fixes")
         for (l, expected) in zip(locations, Self.latitudes) {
             #expect(abs((l.double("lat") ?? 0) - expected) < 1e-9 && l.double("lon") == 8, "\(l)")
         }
@@ -130,7 +163,7 @@ extension GPSDIntegrationTests {
         let steers = objects.filter { $0.className == "STEER" }
         #expect(objects.filter { $0.className == "HEADING" }.count <= 2)
         let fixSteers = Array(steers.suffix(Self.drive.count))
-        #expect(steers.count >= Self.drive.count, "\(steers.count) STEER objects for \(Self.drive.count) fixes")
+        try #require(steers.count >= Self.drive.count, "\(steers.count) STEER objects for \(Self.drive.count) fixes")
         let targetLatitude = Self.north(Self.target)
         var arrivedAt: Int?
         for (i, (s, lat)) in zip(fixSteers, Self.latitudes).enumerated() {
