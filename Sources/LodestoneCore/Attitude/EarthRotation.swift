@@ -6,10 +6,10 @@
 /// body frame and is learned with the gyro bias. In a fast turn or a tumble
 /// it is not: its share across the body axes keeps changing, so no body-frame
 /// bias holds it, and the estimate turns with the Earth, about north, until
-/// the accelerometer pulls it back. With a quiet gyroscope the filter trusts
-/// the gyro so far that the tilt then lags by 0.1–0.2°, and the compass read
-/// through that tilt by tan(dip) times as much. Taking the rate out in the
-/// earth frame removes the cause.
+/// the accelerometer pulls it back. The filter trusts a quiet gyroscope for
+/// long, so the tilt lags, and the compass read through that tilt is off by
+/// tan(dip) times as much (docs/fusion.md). Taking the rate out in the earth
+/// frame removes the cause.
 ///
 /// The latitude comes from the field's dip, so that no position is needed: a
 /// dipole field has tan(dip) = 2 tan(magnetic latitude) (Gauss). Magnetic
