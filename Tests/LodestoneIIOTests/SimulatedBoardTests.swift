@@ -269,25 +269,33 @@ struct SimulatedBoardTests {
     /// A feeder that wakes late, as on a busy machine, writes the scans due meanwhile with
     /// their own time's values, as a sensor's FIFO holds them: no scan stamped before a
     /// turn carries the turn. (A CI run once failed on scans dated back this way.)
+    /// One device (MPU-9250) carries all three sensors in each scan, so what is checked
+    /// is the scans' dating alone: with separate devices, the reader pairs each
+    /// accelerometer scan with the magnetometer's latest, and after a burst the two
+    /// devices' scans reach it in either order (docs/iio.md, "Known limit: bursts with separate devices").
     @Test func aLateFeederDatesNoMotionBack() async throws {
         try requireNamespace()
-        let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Self.attitude)
+        let board = try SimulatedBoard(layout: .mpu9250, attitude: Self.attitude)
         defer { board.remove() }
         board.start()
         let log = NSTemporaryDirectory() + "lodestone-late-\(UUID().uuidString).lslog"
         defer { unlink(log) }
         let turned = Quaternion(axis: .unitZ, angle: 90 * Angle.radiansPerDegree) * Self.attitude
-        let times = Locked((stall: Double.infinity, turn: Double.infinity))
+        // The turn happens somewhere between the two clock readings around it: on a busy
+        // machine the test's thread may be held between reading the clock and turning.
+        let times = Locked((stall: Double.infinity, turnFrom: Double.infinity, turnTo: Double.infinity))
         let out = try await Lodestone.run(on: board, ["record", "-o", log, "--mode", "buffered", "--rate", "50", "--duration", "3"]) { live in
             guard live.waitForLines(1) else { return }
             times.withLock { $0.stall = Date().timeIntervalSince1970 }
             board.stallFeeder(seconds: 1)
             usleep(500_000)
-            times.withLock { $0.turn = Date().timeIntervalSince1970 }
+            let from = Date().timeIntervalSince1970
             board.setAttitude(turned)
+            let to = Date().timeIntervalSince1970
+            times.withLock { $0.turnFrom = from; $0.turnTo = to }
         }
         #expect(out.status == 0, "\(out.stderr.suffix(600))")
-        let (stall, turn) = times.withLock { $0 }
+        let (stall, turnFrom, turnTo) = times.withLock { $0 }
         let reader = try LogReader(path: log)
         let start = try #require(reader.metadata?.startUnixSeconds)
         let stillField = Self.attitude.conjugate.rotate(board.earthField)
@@ -295,16 +303,16 @@ struct SimulatedBoardTests {
         var duringStall = 0, before = 0, after = 0, worst = 0.0
         while let s = try reader.nextSample() {
             let t = start + s.time
-            if t < turn - 0.05 {
+            if t < turnFrom - 0.05 {
                 before += 1
                 if t > stall { duringStall += 1 }
                 worst = max(worst, (s.magneticField - stillField).length)
-            } else if t > turn + 0.05 {
+            } else if t > turnTo + 0.05 {
                 after += 1
                 worst = max(worst, (s.magneticField - turnedField).length)
             }
         }
-        print("measured late feeder: \(before) samples before the turn (\(duringStall) written late), \(after) after; worst field error \(worst) µT")
+        print("measured late feeder: \(before) samples before the turn (\(duringStall) written late), \(after) after, the turn itself took \(turnTo - turnFrom) s; worst field error \(worst) µT")
         #expect(duringStall >= 15 && after >= 20, "\(duringStall) samples in the stall before the turn, \(after) after it")
         #expect(worst < 1, "a scan carries another time's field: \(worst) µT off (the turn moves it \((turnedField - stillField).length) µT)")
     }
