@@ -6,16 +6,16 @@ import LodestoneSimulatedBoard
 import LodestoneTestSupport
 import Testing
 
-/// `watch --gpsd` on a simulated board: a real gpsd, fed an NMEA track by gpsfake in the
-/// board's namespace (with a private devpts for gpsfake's pty), gives the live loop its
-/// position: true heading once there is a fix, and null again when the fix grows old.
+/// `watch --gpsd` on a simulated board: a real gpsd in the board's namespace, fed an NMEA
+/// track over TCP (`NMEAFeeder`), gives the live loop its position: true heading once there
+/// is a fix, and null again when the fix grows old.
 @Suite(.serialized, .enabled(if: Lodestone.namespaceProblem == nil || SharedData.isInCI, "skipped: \(Lodestone.namespaceProblem ?? "")"))
 struct WatchWithGpsdTests {
     static let toolsProblem: String? = {
-        let missing = ["gpsd", "gpsfake", "gpspipe", "setpriv", "timeout"].filter { tool in
+        let missing = ["gpsd", "python3"].filter { tool in
             ["/usr/bin", "/usr/sbin", "/bin", "/sbin"].allSatisfy { !FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
         }
-        return missing.isEmpty ? nil : "missing \(missing.joined(separator: ", ")) (apt-get install gpsd gpsd-clients)"
+        return missing.isEmpty ? nil : "missing \(missing.joined(separator: ", ")) (apt-get install gpsd python3)"
     }()
 
     /// 52°30.72′ N 13°19.62′ E, 2.5 kn on course 45°, 74 m above the ellipsoid.
@@ -30,18 +30,15 @@ struct WatchWithGpsdTests {
         }.joined()
     }
 
-    /// Runs `lodestone arguments…` on a simulated board with gpsd on 127.0.0.1:29470: in the
-    /// board's namespace, loopback up, a devpts of its own for gpsfake's pty, gpsfake (as nobody,
-    /// restarted until gpsd lists its device) 1 s after the command started. gpsd is fed until
-    /// the command's reconnection back-off (doubling from 0.5 s) has surely reached it: T + 3 s
-    /// after it answered at T s (at least 4 s). Then gpsfake stops, so that the fix grows old,
-    /// and 5 s later (past `record`'s 3 s for speed) the command gets SIGTERM (it exits 0).
-    /// Its own limits (`--count`, `--duration`) are only a safety net: on a loaded machine
-    /// gpsd answers late, and a command that ended on its own could end before reaching it.
+    /// Runs `lodestone arguments…` on a simulated board with gpsd on 127.0.0.1:29470, in the
+    /// board's namespace with loopback up. gpsd starts 1 s after the command (so the command
+    /// first finds it unreachable) and reads the track for 8 s, a line every 0.1 s: past the
+    /// command's fourth reconnection (its back-off doubles from 0.5 s). Then the feed stops,
+    /// so that the fix grows old, and 5 s later (past `record`'s 3 s for speed) the command
+    /// gets SIGTERM (it exits 0). Its own limits (`--count`, `--duration`) are only a safety net.
     func runWithGpsd(_ arguments: [String], scratch: TemporaryDirectory) async throws -> CommandOutput {
         let dir = scratch.directory
         scratch.file("track.nmea", Self.track(fixes: 30))
-        try FileManager.default.createDirectory(atPath: dir + "/gpsfake-tmp", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
         let board = try SimulatedBoard(layout: .lis3mdlLIS3DH, attitude: Quaternion(axis: .unitZ, angle: 37 * Angle.radiansPerDegree))
         defer { board.remove() }
         board.start()
@@ -49,28 +46,22 @@ struct WatchWithGpsdTests {
         let script = """
             set -u
             ip link set lo up
-            mkdir -p /dev/pts && mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts /dev/pts && ln -sf pts/ptmx /dev/ptmx
             cd '\(dir)'
             (
+            python3 -u - track.nmea > feeder.log 2>&1 <<'FEEDER' &
+            \(NMEAFeeder.script(lineInterval: 0.1, seconds: 8))
+            FEEDER
+              while [ ! -e feeder-listening ]; do sleep 0.05; done
               sleep 1
-              set -m
-              for attempt in 1 2 3 4 5 6 7 8; do
-                TMPDIR='\(dir)/gpsfake-tmp' setpriv --reuid=65534 --regid=65534 --clear-groups \\
-                    gpsfake -q -n -c 0.1 -P 29470 track.nmea > gpsfake.log 2>&1 &
-                G=$!
-                if timeout 2 bash -c 'until gpspipe -w -n 2 127.0.0.1:29470 2>/dev/null | grep -q /dev/pts; do sleep 0.1; done'; then break; fi
-                kill -9 -$G; wait $G 2>/dev/null
-              done
-              T=$SECONDS
-              sleep $(( T + 3 > 4 ? T + 3 : 4 ))
-              kill -9 -$G
+              gpsd -N -n -S 29470 tcp://127.0.0.1:\(NMEAFeeder.port) > gpsd.log 2>&1 &
+              while [ ! -e feeder-done ]; do sleep 0.1; done
               sleep 5
               kill -TERM $$
             ) > helper.log 2>&1 &
             exec \(command)
             """
         let out = try await Lodestone.run(on: board, program: ["bash", "-c", script])
-        #expect(out.status == 0, "\(out.stderr.suffix(600)) \(String(decoding: FileManager.default.contents(atPath: dir + "/gpsfake.log") ?? Data(), as: UTF8.self))")
+        #expect(out.status == 0, "\(out.stderr.suffix(600)) \(String(decoding: FileManager.default.contents(atPath: dir + "/gpsd.log") ?? Data(), as: UTF8.self))")
         return out
     }
 

