@@ -48,12 +48,9 @@ struct WatchWithGpsdTests {
             ip link set lo up
             cd '\(dir)'
             (
-            python3 -u - track.nmea > feeder.log 2>&1 <<'FEEDER' &
-            \(NMEAFeeder.script(lineInterval: 0.1, seconds: 8))
-            FEEDER
-              while [ ! -e feeder-listening ]; do sleep 0.05; done
+              \(NMEAFeeder.start(log: "track.nmea", lineInterval: 0.1, seconds: 8))
               sleep 1
-              gpsd -N -n -S 29470 tcp://127.0.0.1:\(NMEAFeeder.port) > gpsd.log 2>&1 &
+              \(NMEAFeeder.gpsd(port: 29470))
               while [ ! -e feeder-done ]; do sleep 0.1; done
               sleep 5
               kill -TERM $$

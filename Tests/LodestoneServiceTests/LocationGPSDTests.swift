@@ -42,18 +42,14 @@ extension GPSDIntegrationTests {
         let dir = scratch.path, socket = scratch.file("s.sock")
         TestLogs.spin(scratch.file("hold.csv"), start: 10, rate: 0, seconds: 60)
         scratch.write("drive.nmea", TestTracks.nmea(zip(Self.drive, Self.latitudes).map { TestTracks.Fix(latitude: $1, speed: $0.speed, second: $0.second) }))
-        try FileManager.default.createDirectory(atPath: scratch.file("gpsfake-tmp"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
         // As in GPSDIntegrationTests: a private network and PID namespace. gpsd reads the
         // feeder, which sends the drive once when the test says go.
         let script = """
             set -u
             cd '\(dir)'
             ip link set lo up
-            python3 -u - drive.nmea > feeder.log 2>&1 <<'FEEDER' &
-            \(NMEAFeeder.script(lineInterval: 0.03, waitFor: "go", holdUntil: "stop-serve"))
-            FEEDER
-            while [ ! -e feeder-listening ]; do sleep 0.05; done
-            gpsd -N -n -S 29470 tcp://127.0.0.1:\(NMEAFeeder.port) > gpsd.log 2>&1 &
+            \(NMEAFeeder.start(log: "drive.nmea", lineInterval: 0.03, waitFor: "go", holdUntil: "stop-serve"))
+            \(NMEAFeeder.gpsd(port: 29470))
             '\(Lodestone.executable)' serve --source replay:hold.csv --loop --gpsd 127.0.0.1:29470 --socket '\(socket)' \\
                 --regions-file '\(dir)/regions.json' --year 2026.9 2> serve.stderr &
             SERVE=$!

@@ -14,6 +14,24 @@
 public enum NMEAFeeder {
     public static let port = 29471
 
+    /// Shell lines, run in the test's directory, that start the feeder on `log` in the
+    /// background (its output in `feeder.log`) and wait until gpsd may connect to it.
+    public static func start(log: String, lineInterval: Double, seconds: Double? = nil, waitFor: String? = nil,
+                             holdUntil: String? = nil) -> String {
+        """
+        python3 -u - \(log) > feeder.log 2>&1 <<'FEEDER' &
+        \(script(lineInterval: lineInterval, seconds: seconds, waitFor: waitFor, holdUntil: holdUntil))
+        FEEDER
+        while [ ! -e feeder-listening ]; do sleep 0.05; done
+        """
+    }
+
+    /// The shell command that starts gpsd on 127.0.0.1:`gpsdPort` reading the feeder, in the
+    /// background (its output in `gpsd.log`).
+    public static func gpsd(port gpsdPort: Int) -> String {
+        "gpsd -N -n -S \(gpsdPort) tcp://127.0.0.1:\(port) > gpsd.log 2>&1 &"
+    }
+
     public static func script(lineInterval: Double, seconds: Double? = nil, waitFor: String? = nil,
                               holdUntil: String? = nil) -> String {
         """
