@@ -46,8 +46,10 @@ final class ProtocolListeners {
         self.log = log
     }
 
+    /// TCP first: whoever waits for the Unix socket file to appear finds the TCP
+    /// listeners already open.
     static func keys(_ c: ServiceConfiguration) -> [String] {
-        (c.socketPath.map { ["unix:" + $0] } ?? []) + c.tcpListeners.map { "tcp:\($0)" }
+        c.tcpListeners.map { "tcp:\($0)" } + (c.socketPath.map { ["unix:" + $0] } ?? [])
     }
 
     /// Opens the listeners `c` asks for that are not open yet, then closes the ones it

@@ -22,11 +22,12 @@ enum LoopbackTCP {
         return (fd, UInt16(bigEndian: addr.sin_port))
     }
 
-    /// A port that was free a moment ago (for the service to listen on).
-    static func freePort() throws -> UInt16 {
-        let (fd, port) = try listen()
-        close(fd)
-        return port
+    /// `count` different ports that were free a moment ago (for the service to listen on):
+    /// each is held until all are chosen, so the kernel cannot give one twice.
+    static func freePorts(_ count: Int) throws -> [UInt16] {
+        let held = try (0..<count).map { _ in try listen() }
+        for h in held { close(h.fd) }
+        return held.map(\.port)
     }
 
     /// A protocol client over TCP to 127.0.0.1:`port`.
@@ -197,7 +198,8 @@ func cpuSeconds(_ pid: Int32) -> Double? {
     /// Unix socket's free. Refusals are logged once, not once per connection; NMEA on a
     /// non-loopback address is warned about as the protocol's TCP listener is.
     @Test func networkPeersCannotLockOutLocalClients() throws {
-        let port = try LoopbackTCP.freePort(), nmeaPort = try LoopbackTCP.freePort()
+        let ports = try LoopbackTCP.freePorts(2)
+        let (port, nmeaPort) = (ports[0], ports[1])
         let (service, socket) = try start(["--source", "simulated", "--listen", "127.0.0.1:\(port)", "--max-network-clients", "2",
                                            "--max-clients", "2", "--nmea", "0.0.0.0:\(nmeaPort)"])
         let peers = try (0..<2).map { _ in try LoopbackTCP.client(port) }
