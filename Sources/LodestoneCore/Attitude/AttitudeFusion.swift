@@ -94,6 +94,7 @@ public struct AttitudeFusion: Sendable {
     /// rad². It persists while the board turns, like a calibration error.
     private var offsetHeadingVariance = 0.0
     private var gravity: GravityAverage
+    private var unconfirmed: UnconfirmedTilt
     private var vehicle = VehicleAcceleration()
     private var tiltSpread = TiltSpread()
     private var lostSamples = LostSampleBridge()
@@ -114,6 +115,7 @@ public struct AttitudeFusion: Sendable {
                             minimumDuration: settings.restMinimumDuration)
         agreement = CompassAgreement(longestRejection: settings.longestCompassRejection,
                                      longestInconsistency: settings.longestCompassInconsistency)
+        unconfirmed = UnconfirmedTilt(memory: settings.unconfirmedTiltMemory)
         gravity = GravityAverage(correlationTime: settings.motionCorrelationTime,
                                  persistenceTime: settings.sustainedAccelerationTime,
                                  accelerometerError: settings.accelerometerError)
@@ -264,7 +266,7 @@ public struct AttitudeFusion: Sendable {
         if let (window, span) = rest.evaluate(gyroBias: gyroBias, biasUncertainty: biasUncertainty) {
             correctBiasWhileSteady(&correction, window: window, interval: span, rotation: r, earthRate: earth)
         }
-        correctTilt(&correction, interval: interval)
+        let explainableTilt = correctTilt(&correction, interval: interval)
         if let m = pending.field {
             correctHeading(&correction, field: m, age: pending.fieldAge, rotation: r, rate: rate, dt: pending.sinceHeading)
             pending.field = nil
@@ -273,6 +275,8 @@ public struct AttitudeFusion: Sendable {
             pending.rotation = 0
         }
         apply(correction)
+        unconfirmed.record(angle: correction.angle + earth * interval, gyroBias: gyroBias, rotation: r, interval: interval,
+                           accelerating: explainableTilt > 0)
         gravity.learnStrengthWhileMoving(interval: interval)
         updateUncertainties()
     }
@@ -370,7 +374,8 @@ public struct AttitudeFusion: Sendable {
     /// average as it tilts it. A reading far off while the length stays that
     /// of gravity is no acceleration: the filter's own tilt is wrong, and the
     /// reading is fused, so no gate can lock the accelerometer out for good.
-    private mutating func correctTilt(_ correction: inout AttitudeErrorFilter.Correction, interval: Double) {
+    /// Returns the tilt a sustained acceleration could explain, rad² (0 when none shows).
+    private mutating func correctTilt(_ correction: inout AttitudeErrorFilter.Correction, interval: Double) -> Double {
         let shown = gravity.tilt, eastLag = gravity.eastLag, northLag = gravity.northLag
         let east = shown.east - correction.angle.x - eastLag.dot(correction.bias)
         let north = shown.north - correction.angle.y - northLag.dot(correction.bias)
@@ -387,7 +392,7 @@ public struct AttitudeFusion: Sendable {
         if gravity.unexplained(unexplained, dt: interval) >= settings.longestTiltInconsistency {
             giveWayToGravity(east: east, north: north, interval: interval)
         }
-        if disagreement > c.accelerationGateSquared * expected, !unexplained { return }
+        if disagreement > c.accelerationGateSquared * expected, !unexplained { return explainable }
         // The part of a lasting disagreement (one that holds its direction, as
         // a vehicle's turn does and hand motion does not) that a sustained
         // acceleration explains is that acceleration, not tilt, for as long
@@ -396,6 +401,7 @@ public struct AttitudeFusion: Sendable {
         let sustained = min(explainable, lasting.squaredLength)
         correction += errors.measureTilt(east: east, north: north, eastLag: eastLag, northLag: northLag,
                                          noise: (spread * c.tiltCorrelation + sustained * c.sustainedCorrelation) / interval)
+        return explainable
     }
 
     /// Gravity, plainly gravity's strength, has contradicted the filter's tilt
@@ -422,11 +428,13 @@ public struct AttitudeFusion: Sendable {
     /// cannot see it, since the average it follows contains it. The lasting
     /// disagreement (one that holds its direction for a sustained
     /// acceleration's time), plus as much of the recent disagreement as the
-    /// sustained acceleration the average's length shows could explain.
+    /// sustained acceleration the average's length shows could explain, plus
+    /// the tilt taken from the accelerometer while such an acceleration could
+    /// have caused it (``UnconfirmedTilt``).
     private var sustainedTiltVariance: Double {
         @inline(__always) get { // out of line, the whole fusion was copied to call it
             let level = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
-            return min(level, gravity.disagreement) + gravity.persistentDisagreement.squaredLength
+            return min(level, gravity.disagreement) + gravity.persistentDisagreement.squaredLength + unconfirmed.variance
         }
     }
 
@@ -640,6 +648,7 @@ public struct AttitudeFusion: Sendable {
         rest.reset()
         agreement.reset()
         lostSamples.reset()
+        unconfirmed.restart(gyroBias: gyroBias)
         pending = PendingField()
         growth = AttitudeErrorFilter.Growth()
         isInitialized = true

@@ -45,6 +45,10 @@ extension AttitudeFusion {
         /// braking) typically lasts, s: an averaged tilt reading that such an
         /// acceleration explains is counted once per this time.
         public var sustainedAccelerationTime = 5.0
+        /// How long a tilt the accelerometer gave while an acceleration could
+        /// explain it (``UnconfirmedTilt``) widens the accuracy, s: about the
+        /// time the filter takes to level again in motion.
+        public var unconfirmedTiltMemory = 30.0
         /// White noise of each accelerometer axis per sample, m/s² (learned at
         /// rest): what noise alone does to the averaged strength, so that only
         /// acceleration beyond it counts as sustained.
