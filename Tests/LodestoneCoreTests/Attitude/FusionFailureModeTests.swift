@@ -128,7 +128,7 @@ import Testing
     /// calibrated compass, without speed. In a curve the filter takes part of
     /// the centripetal acceleration for tilt, through the bias, while its
     /// disagreement with the accelerometer stays small: the old accuracy did
-    /// not widen, and the error lay beyond three times it in 2.6 % and 1.1 % of
+    /// not widen, and the error lay beyond three times it in 2.6 % and 1.2 % of
     /// the samples of these drives (11° of error against an accuracy of 3°).
     /// Seed 7, with one curve held for 80 s, still has 2.8 % (docs/fusion.md).
     @Test(arguments: [UInt64(4), 6])
