@@ -148,7 +148,8 @@ import Testing
     /// A track recorded from the stream: TRACK's figures against the meridian arc, and the
     /// pages of TRACKPOINTS are exactly the fixes the client saw as LOCATION objects.
     @Test func trackRecordsPausesAndPagesItsPoints() throws {
-        let (service, socket, _) = try startDriving(250, speed: "100")
+        // 5 s of fixes: a stalled machine that starts recording seconds late still records over 100.
+        let (service, socket, _) = try startDriving(500, speed: "100")
         let c = try ProtocolClient(path: socket)
         c.send(#"?TRACK={"action":"start"};"# + "\n" + #"?WATCH={"enable":true,"heading":false,"location":true};"# + "\n")
         #expect(c.read(class: "TRACK")?.string("state") == "recording")
@@ -157,7 +158,7 @@ import Testing
         c.send(#"?TRACK={"action":"pause"};"# + "\n")
         usleep(300_000)
         c.send(#"?TRACK={"action":"resume"};"# + "\n")
-        _ = c.read(until: { $0.string("event") == "sourceEnded" }, timeout: 10)
+        _ = c.read(until: { $0.string("event") == "sourceEnded" }, timeout: 15)
         c.send(#"?TRACK={"action":"stop"};"# + "\n")
         let objects = c.lines.compactMap(ProtocolClient.object)
         let track = try #require(c.read(until: { $0.className == "TRACK" && $0.string("state") == "stopped" }))
