@@ -38,6 +38,22 @@ private let north = "0,0,9.81,0,20,-40"
         }
     }
 
+    /// A board standing on its bottom edge (+y up) with its back (−z) facing north: the
+    /// field's north part lies along −z and its downward part along −y. The back's
+    /// heading is then 0°, the face's 180°, and the top edge, pointing at the sky, has none.
+    @Test func theBackOfAnUprightBoardHasAHeading() throws {
+        let path = scratch.file("upright.csv", "\(header)\n0,0,9.81,0,0,-40,-20\n")
+        let expected = ["-z": 0.0, "+z": 180.0, "+x": 90.0, "-x": 270.0]
+        for (axis, heading) in expected {
+            let h = try #require(try CommandRunner.run(["replay", path, "--forward", axis]).headings.first)
+            let got = try #require(h["magneticHeading"] as? Double)
+            #expect(abs(got - heading) < 1e-3 || abs(got - heading - 360) < 1e-3, "\(axis): \(got)")
+            #expect((h["headingAccuracy"] as? Double).map { $0 >= 0 } == true, "\(axis)")
+        }
+        let top = try #require(try CommandRunner.run(["replay", path, "--forward", "+y"]).headings.first)
+        #expect(top["headingAccuracy"] as? Double == -1)
+    }
+
     @Test func badLinesStopWithFileLineAndExitCodeOne() throws {
         let path = scratch.file("bad.csv", "\(header)\n0,\(north)\n1,0,0,9.81,0,20\n2,\(north)\n")
         let r = try CommandRunner.run(["replay", path, "--heading-filter", "0"])

@@ -41,7 +41,9 @@ import LodestoneSimulation
 
     @Test(arguments: ForwardAxis.allCases)
     func fusedHeadingOfEachForwardAxisMatchesTruth(axis: ForwardAxis) {
-        let rec = SyntheticRecording(profile: .holds(tilt: 30), rate: 100, errors: .typical, includesGyroscope: true)
+        // ±z: a board pitched 60°, nearer upright than flat, its back 30° below the horizon.
+        let tilt = axis.top == .unitY ? 60.0 : 30.0
+        let rec = SyntheticRecording(profile: .holds(tilt: tilt), rate: 100, errors: .typical, includesGyroscope: true)
         let r = rms(rec, .init(forwardAxis: axis, fusion: .ahrs))
         #expect(r.fused)
         #expect(r.rms < 1.5, "\(axis.rawValue): \(r.rms)°")

@@ -28,15 +28,23 @@ func estimates(_ recording: SyntheticRecording, settings: HeadingEstimator.Setti
 
     @Test(arguments: ForwardAxis.allCases, [0.0, 30.0, 50.0, 70.0])
     func noiselessHoldsAreExact(axis: ForwardAxis, tilt: Double) {
-        // Tilt the forward axis itself for ±y, and roll for ±x, so every axis sees the tilt.
+        // Tilt the forward axis itself for ±y, and roll for ±x, so every axis sees the tilt;
+        // stand the board up for ±z (pitch ±90°: the axis level), then tilt it back.
         let profile: MotionProfile
-        if axis == .plusY || axis == .minusY {
-            profile = .holds(tilt: tilt)
-        } else {
-            profile = MotionProfile(MotionProfile.holds(tilt: 0).segments.map { s in
-                guard case .hold(let a, let d) = s else { return s }
-                return .hold(BoardAttitude(heading: a.heading, pitch: tilt / 3, roll: tilt), duration: d)
+        func held(pitch: Double, roll: Double) -> MotionProfile {
+            func tilted(_ a: BoardAttitude) -> BoardAttitude { BoardAttitude(heading: a.heading, pitch: pitch, roll: roll) }
+            return MotionProfile(MotionProfile.holds(tilt: 0).segments.map { s in
+                switch s {
+                case .hold(let a, let d): return .hold(tilted(a), duration: d)
+                case .move(let a, let b, let d): return .move(from: tilted(a), to: tilted(b), duration: d)
+                default: return s
+                }
             })
+        }
+        switch axis {
+        case .plusY, .minusY: profile = .holds(tilt: tilt)
+        case .plusX, .minusX: profile = held(pitch: tilt / 3, roll: tilt)
+        case .minusZ, .plusZ: profile = held(pitch: 90 - tilt, roll: tilt / 3)
         }
         var settings = HeadingEstimator.Settings(forwardAxis: axis)
         settings.smoothing = nil

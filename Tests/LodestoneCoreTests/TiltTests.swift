@@ -38,4 +38,20 @@ import Testing
         let backwards = Tilt(attitude: Quaternion(axis: .unitX, angle: 25 * r), forward: .minusY)
         #expect(abs(backwards.pitch + 25) < 1e-9 && abs(backwards.roll) < 1e-9, "\(backwards)")
     }
+
+    /// A board stood up on its bottom edge (90° about x: +y up, the back −z level) is
+    /// level for −z. Leaning back 10° more lifts −z: pitch 10°. Turned 20° about −z so
+    /// that its right edge (+x) goes down: roll 20°.
+    @Test func theBackOfAnUprightBoardIsLevel() {
+        let r = Angle.radiansPerDegree
+        let upright = Quaternion(axis: .unitX, angle: 90 * r)
+        let level = Tilt(attitude: upright, forward: .minusZ)
+        #expect(abs(level.pitch) < 1e-9 && abs(level.roll) < 1e-9, "\(level)")
+        let leaning = Tilt(attitude: Quaternion(axis: .unitX, angle: 100 * r), forward: .minusZ)
+        #expect(abs(leaning.pitch - 10) < 1e-9 && abs(leaning.roll) < 1e-9, "\(leaning)")
+        let rightDown = Tilt(attitude: upright * Quaternion(axis: -.unitZ, angle: 20 * r), forward: .minusZ)
+        #expect(abs(rightDown.roll - 20) < 1e-9 && abs(rightDown.pitch) < 1e-9, "\(rightDown)")
+        let face = Tilt(attitude: upright, forward: .plusZ)
+        #expect(abs(face.pitch) < 1e-9 && abs(face.roll) < 1e-9, "\(face)")
+    }
 }

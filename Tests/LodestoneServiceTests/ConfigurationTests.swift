@@ -123,7 +123,7 @@ import Testing
         (#"{"source":{"type":"replay","path":"a","uri":"local:"}}"#, "source.uri", "does not apply here: they belong to an iio source"),
         (#"{"source":{"type":"replay","path":"a","speed":0}}"#, "source.speed", "must be a number > 0, or \"max\" for as fast as possible"),
         (#"{"source":{"type":"usb"}}"#, "source.type", "must be iio, replay or simulated, not 'usb'"),
-        (#"{"forward":"up"}"#, "forward", "must be +y, +x, -y or -x, not 'up'"),
+        (#"{"forward":"up"}"#, "forward", "must be one of +y, +x, -y, -x, -z or +z, not 'up'"),
         (#"{"headingFilter":-1}"#, "headingFilter", "must be a number of degrees ≥ 0, not -1.0"),
         (#"{"position":{"lat":52}}"#, "position.lon", "lat and lon go together"),
         (#"{"position":{"lat":95,"lon":0}}"#, "position.lat", "must be between -90 and 90 degrees, not 95.0"),

@@ -26,14 +26,15 @@ public struct Tilt: Hashable, Sendable {
         self.roll = roll
     }
 
-    /// The tilt of `forward` under `attitude` (body → ENU).
+    /// The tilt of `forward` under `attitude` (body → ENU), against the axis
+    /// that is up when the board is held level that way (``ForwardAxis/top``).
     public init(attitude: Quaternion, forward: ForwardAxis = .default) {
-        let forwardAxis = forward.vector
-        let rightAxis = forwardAxis.cross(.unitZ)
+        let forwardAxis = forward.vector, topAxis = forward.top
+        let rightAxis = forwardAxis.cross(topAxis)
         let up = Vector3.unitZ
         let forwardUp = attitude.rotate(forwardAxis).dot(up)
         let rightUp = attitude.rotate(rightAxis).dot(up)
-        let topUp = attitude.rotate(.unitZ).dot(up)
+        let topUp = attitude.rotate(topAxis).dot(up)
         pitch = atan2(forwardUp, (rightUp * rightUp + topUp * topUp).squareRoot()) * Angle.degreesPerRadian
         roll = rightUp == 0 && topUp == 0 ? 0 : atan2(-rightUp, topUp) * Angle.degreesPerRadian
     }

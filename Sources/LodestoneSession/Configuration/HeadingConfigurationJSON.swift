@@ -16,7 +16,7 @@ extension HeadingConfiguration {
     public mutating func apply(_ root: ConfigurationKeys, resolve: (String) -> String) throws(ConfigurationError) {
         if let source = root["source"] { try applySource(source, resolve: resolve) }
         if let v = try root.string("forward") {
-            guard let axis = ForwardAxis(argument: v) else { throw ConfigurationError(key: "forward", "must be +y, +x, -y or -x, not '\(v)'") }
+            guard let axis = ForwardAxis(argument: v) else { throw ConfigurationError(key: "forward", "must be one of \(ForwardAxis.spellings), not '\(v)'") }
             session.estimator.forwardAxis = axis
         }
         if let v = try root.bool("smoothing") { session.estimator.smoothing = v ? AdaptiveSmoother.Settings() : nil }

@@ -31,7 +31,7 @@ public enum HeadingFlags {
     /// How headings are made: every command that runs the pipeline.
     public static let pipeline: [CommandLineOption] = [
         .value("heading-filter", "DEG", "Deliver a heading only after it moved this many degrees (default 1; 0 = every sample)."),
-        .value("forward", "AXIS", "Body axis whose heading is reported: +y (default), +x, -y, -x."),
+        .value("forward", "AXIS", "Body axis whose heading is reported: +y (default), +x, -y, -x, or -z (the back of a board standing upright), +z."),
         .flag("no-smoothing", "Report the per-sample heading without smoothing (compass mode; refused where gyro fusion runs)."),
         .value("fusion", "MODE", "auto (default: gyro fusion when there is a gyroscope), ecompass or ahrs."),
         .value("calibration", "FILE[,FILE]",
@@ -146,7 +146,7 @@ public enum HeadingFlags {
             s.headingFilter = f
         }
         if let text = a.string("forward") {
-            guard let axis = ForwardAxis(argument: text) else { throw UsageError("--forward must be one of +y, +x, -y, -x; got '\(text)'") }
+            guard let axis = ForwardAxis(argument: text) else { throw UsageError("--forward must be one of \(ForwardAxis.spellings); got '\(text)'") }
             s.estimator.forwardAxis = axis
         }
         if a.flag("no-smoothing") { s.estimator.smoothing = nil }
