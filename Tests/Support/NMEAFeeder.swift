@@ -12,7 +12,7 @@
 /// `feeder-done`, waits for the file `holdUntil` when given, and closes the connection
 /// (gpsd's fix then grows old). It touches `feeder-listening` once gpsd may connect.
 public enum NMEAFeeder {
-    public static let port = 29471
+    private static let port = 29471
 
     /// Shell lines, run in the test's directory, that start the feeder on `log` in the
     /// background (its output in `feeder.log`) and wait until gpsd may connect to it.
@@ -32,8 +32,8 @@ public enum NMEAFeeder {
         "gpsd -N -n -S \(gpsdPort) tcp://127.0.0.1:\(port) > gpsd.log 2>&1 &"
     }
 
-    public static func script(lineInterval: Double, seconds: Double? = nil, waitFor: String? = nil,
-                              holdUntil: String? = nil) -> String {
+    private static func script(lineInterval: Double, seconds: Double? = nil, waitFor: String? = nil,
+                               holdUntil: String? = nil) -> String {
         """
         import os, socket, sys, time
         server = socket.socket()

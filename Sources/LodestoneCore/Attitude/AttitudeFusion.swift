@@ -140,17 +140,6 @@ public struct AttitudeFusion: Sendable {
     /// Worked out at each correction (a few tens of milliseconds), not per sample.
     public private(set) var headingUncertainty = 180.0
 
-    /// The parts of ``headingUncertainty``, degrees each: the filter's, a carried
-    /// field's offset, a lasting disagreement with the compass, and the tilt a
-    /// sustained acceleration may have caused.
-    var headingUncertaintyParts: (filter: Double, offset: Double, disagreement: Double, sustained: Double) {
-        let sinDip = magnetic.referenceSinDip
-        let tanDip2 = sinDip * sinDip / max(1e-3, 1 - sinDip * sinDip)
-        let d = Angle.degreesPerRadian
-        return (errors.angle.row2.z.squareRoot() * d, offsetHeadingVariance.squareRoot() * d,
-                agreement.variance.squareRoot() * d, (tanDip2 * sustainedTiltVariance).squareRoot() * d)
-    }
-
     /// One standard deviation of the tilt error (larger of the two horizontal axes), degrees.
     public private(set) var tiltUncertainty = 180.0
 
