@@ -122,6 +122,22 @@ import Testing
         #expect(abs((axisFree["headingRMSE"] as? Double ?? 0) - (y["headingRMSE"] as? Double ?? 0)) > 1)
     }
 
+    /// A board stood upright (`simulate --tilt 90`): its top edge points at the sky and
+    /// has no heading; its back (-z) has one, fused and from the compass alike.
+    @Test func anUprightBoardIsScoredByItsBack() throws {
+        let log = scratch.path("upright.csv")
+        let sim = try CommandRunner.run(["simulate", "-o", log, "--scenario", "holds", "--tilt", "90", "--gyro", "--truth",
+                                         "--noise", "none", "--format", "csv"])
+        #expect(sim.status == 0, "\(sim.stderr)")
+        for fusion in ["auto", "ecompass"] {
+            let back = try evaluate([log, "--forward", "-z", "--fusion", fusion])
+            #expect((back["headingRMSE"] as? Double ?? 99) < 3, "\(fusion): \(back)")
+            #expect(back["invalid"] as? Int == 0, "\(fusion): \(back)")
+            let top = try evaluate([log, "--fusion", fusion])
+            #expect(top["invalid"] as? Int == top["scored"] as? Int, "\(fusion): \(top)")
+        }
+    }
+
     /// --heading-filter scores the heading an app holds: a 30° filter on a steady
     /// spin holds each heading while the board turns 30° on (RMS about 30/√3).
     @Test func headingFilterScoresTheHeldHeading() throws {

@@ -53,7 +53,7 @@ enum SimulateCommand: Command {
         .value("duration", "S", "Length in seconds (default 60 for spin and tumble, 322 for turn, 600 for the others)."),
         .value("rate", "HZ", "IMU (accelerometer and gyroscope) sample rate (default 50)."),
         .value("mag-rate", "HZ", "Magnetometer rate, held between its samples (default: the IMU rate)."),
-        .value("tilt", "DEG", "Tilt of the holds, spin and turn scenarios (default 0)."),
+        .value("tilt", "DEG", "Tilt of the holds, spin and turn scenarios (default 0; 90 stands the board upright, its back level: score it with --forward -z)."),
         .value("turn-rate", "DEG/S", "Yaw rate of spin (default 30) and turn (default 1); positive is clockwise."),
         .value("spin-rate", "DEG/S", "Same as --turn-rate."),
         .value("period", "S", "Period of the tumble's slowest swing (default: a third of the duration)."),

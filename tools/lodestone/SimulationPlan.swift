@@ -44,7 +44,7 @@ struct SimulationPlan {
 
     private static func scenario(_ name: String, _ arguments: CommandLineArguments, seed: UInt64) throws(UsageError) -> Scenario {
         let duration = try arguments.double("duration", in: 0.001...1e7)
-        let tilt = try arguments.double("tilt", in: -89...89) ?? 0
+        let tilt = try arguments.double("tilt", in: -90...90) ?? 0
         var turnRate = try arguments.double("turn-rate")
         if turnRate == nil { turnRate = try arguments.double("spin-rate") }
         let leverArm = try numbers(arguments, "lever-arm", count: 3).map { Vector3($0[0], $0[1], $0[2]) }
