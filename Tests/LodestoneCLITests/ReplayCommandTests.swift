@@ -28,14 +28,20 @@ private let north = "0,0,9.81,0,20,-40"
         #expect(try CommandRunner.run(["replay", "--heading-filter", "0", path]).headings.count == 3)
     }
 
-    @Test func forwardAxisChangesTheReportedHeading() throws {
-        let path = scratch.file("c.csv", "\(header)\n0,\(north)\n")
-        let expected = ["+y": 0.0, "+x": 90.0, "-y": 180.0, "-x": 270.0]
+    /// Replays the one-sample log at `path` with each forward axis and checks its
+    /// heading, and that the heading is valid.
+    func expectHeadings(_ path: String, _ expected: [String: Double]) throws {
         for (axis, heading) in expected {
             let h = try #require(try CommandRunner.run(["replay", path, "--forward", axis]).headings.first)
             let got = try #require(h["magneticHeading"] as? Double)
             #expect(abs(got - heading) < 1e-3 || abs(got - heading - 360) < 1e-3, "\(axis): \(got)")
+            #expect((h["headingAccuracy"] as? Double).map { $0 >= 0 } == true, "\(axis)")
         }
+    }
+
+    @Test func forwardAxisChangesTheReportedHeading() throws {
+        let path = scratch.file("c.csv", "\(header)\n0,\(north)\n")
+        try expectHeadings(path, ["+y": 0.0, "+x": 90.0, "-y": 180.0, "-x": 270.0])
     }
 
     /// A board standing on its bottom edge (+y up) with its back (−z) facing north: the
@@ -43,13 +49,7 @@ private let north = "0,0,9.81,0,20,-40"
     /// heading is then 0°, the face's 180°, and the top edge, pointing at the sky, has none.
     @Test func theBackOfAnUprightBoardHasAHeading() throws {
         let path = scratch.file("upright.csv", "\(header)\n0,0,9.81,0,0,-40,-20\n")
-        let expected = ["-z": 0.0, "+z": 180.0, "+x": 90.0, "-x": 270.0]
-        for (axis, heading) in expected {
-            let h = try #require(try CommandRunner.run(["replay", path, "--forward", axis]).headings.first)
-            let got = try #require(h["magneticHeading"] as? Double)
-            #expect(abs(got - heading) < 1e-3 || abs(got - heading - 360) < 1e-3, "\(axis): \(got)")
-            #expect((h["headingAccuracy"] as? Double).map { $0 >= 0 } == true, "\(axis)")
-        }
+        try expectHeadings(path, ["-z": 0.0, "+z": 180.0, "+x": 90.0, "-x": 270.0])
         let top = try #require(try CommandRunner.run(["replay", path, "--forward", "+y"]).headings.first)
         #expect(top["headingAccuracy"] as? Double == -1)
     }
