@@ -29,7 +29,7 @@ func estimates(_ recording: SyntheticRecording, settings: HeadingEstimator.Setti
     @Test(arguments: ForwardAxis.allCases, [0.0, 30.0, 50.0, 70.0])
     func noiselessHoldsAreExact(axis: ForwardAxis, tilt: Double) {
         // Tilt the forward axis itself for ±y, and roll for ±x, so every axis sees the tilt;
-        // stand the board up for ±z (pitch ±90°: the axis level), then tilt it back.
+        // stand the board up for ±z (pitch 90°: the axis level), then tilt it back.
         let profile: MotionProfile
         func held(pitch: Double, roll: Double) -> MotionProfile {
             func tilted(_ a: BoardAttitude) -> BoardAttitude { BoardAttitude(heading: a.heading, pitch: pitch, roll: roll) }

@@ -40,8 +40,11 @@ public enum ForwardAxis: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// The accepted spellings, for messages.
-    public static let spellings = "+y, +x, -y, -x, -z or +z"
+    /// The accepted spellings, for messages: "+y, +x, -y, -x, -z or +z".
+    public static let spellings: String = {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }()
 
     /// Parses `+y`, `y`, `+x`, `x`, `-y`, `-x`, `-z`, `+z`, `z` (case-insensitive).
     public init?(argument: String) {
