@@ -180,9 +180,10 @@ function onEvent(e) {
   const li = document.createElement("li");
   const time = e.time ? e.time.slice(11, 19) : "";
   const kind = e.event;
-  if ((kind === "magneticDisturbance" && e.state !== "end") || kind === "calibrationNeeded" || kind === "sourceFault") li.className = "warn";
+  const lasting = kind === "magneticDisturbance" || kind === "headingUnavailable";
+  if ((lasting && e.state !== "end") || kind === "calibrationNeeded" || kind === "sourceFault") li.className = "warn";
   else if (kind === "trueHeadingUnavailable" || kind === "sourceFailed" || kind === "linesDropped") li.className = "bad";
-  else if (kind === "trueHeadingAvailable" || (kind === "magneticDisturbance" && e.state === "end") || kind === "calibrationUpdated") li.className = "good";
+  else if (kind === "trueHeadingAvailable" || (lasting && e.state === "end") || kind === "calibrationUpdated") li.className = "good";
   li.dataset.event = kind;
   li.textContent = `${time} ${kind}${e.state ? " (" + e.state + ")" : ""} · ${e.reason || ""}${e.detail ? " — " + e.detail : ""}`;
   const list = $("events");

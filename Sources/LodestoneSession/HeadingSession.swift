@@ -8,7 +8,7 @@ import LodestonePosition
 /// ```
 /// raw sample → hard-iron tracking → accelerometer correction → speed and track
 ///            → HeadingPipeline (calibration, fusion or compass, environment, filter)
-///            → Heading + events (true north, calibration, disturbance)
+///            → Heading + events (true north, calibration, disturbance, forward axis vertical)
 /// ```
 ///
 /// It owns the calibration profiles chosen for the source's devices, online
@@ -16,7 +16,8 @@ import LodestonePosition
 /// position (with the model's zones), and the ground speed and track a live
 /// position gives the fusion. Events come out in one typed form
 /// (``HeadingEvent``), in the order they arise: true north, calibration
-/// updates, then the pipeline's.
+/// updates, the pipeline's, then `headingUnavailable` when the forward axis
+/// stays near vertical (``VerticalAxisDetector``).
 ///
 /// Hosts feed samples (``process(_:)``), position updates
 /// (``positionUpdated(_:)``) and take the events; they choose how to print or
@@ -58,6 +59,7 @@ public struct HeadingSession: Sendable {
     public private(set) var pipeline: HeadingPipeline
     public private(set) var trueNorth: TrueNorth
     private var tracking: HardIronTracking?
+    private var verticalAxis = VerticalAxisDetector()
     private let saving: CalibrationSaving
     private let clock: any SessionClock
     private var events: [HeadingEvent] = []
@@ -127,6 +129,7 @@ public struct HeadingSession: Sendable {
         if pipeline.hasEvents {
             for e in pipeline.takeEvents() { events.append(HeadingEvent(e, timestamp: raw.time)) }
         }
+        if let estimate { watchForwardAxis(at: estimate.time) }
         return estimate
     }
 
@@ -168,6 +171,21 @@ public struct HeadingSession: Sendable {
         switch saving {
         case .immediately(let options): events.append(update.save(options: options).event)
         case .byHost: pendingUpdates.append(update)
+        }
+    }
+
+    /// Raises `headingUnavailable` when the forward axis has stayed near vertical, and
+    /// ends it when the axis has stayed away: the headings alone only say "invalid".
+    private mutating func watchForwardAxis(at time: Double) {
+        let isVertical = pipeline.estimator.isForwardAxisVertical
+        guard let change = verticalAxis.update(isVertical: isVertical, time: time) else { return }
+        let axis = settings.estimator.forwardAxis
+        switch change {
+        case .started:
+            events.append(.forwardAxisVertical(axis, pointsUp: pipeline.estimator.forwardAxisUp > 0,
+                                               limit: settings.estimator.minimumAxisElevation, timestamp: time))
+        case .ended:
+            events.append(.forwardAxisUsable(axis, timestamp: time))
         }
     }
 
@@ -231,6 +249,12 @@ public struct HeadingSession: Sendable {
         }
         if new.hardIronTracking != settings.hardIronTracking || restart {
             tracking = new.hardIronTracking ? HardIronTracking(newCalibration) : nil
+        }
+        if new.estimator.forwardAxis != settings.estimator.forwardAxis {
+            if verticalAxis.isInForce {
+                events.append(.forwardAxisChanged(from: settings.estimator.forwardAxis, to: new.estimator.forwardAxis))
+            }
+            verticalAxis.reset()
         }
         if new.headingFilter != settings.headingFilter {
             pipeline.filter = HeadingFilter(threshold: new.headingFilter)

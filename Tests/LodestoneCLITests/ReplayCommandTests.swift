@@ -54,6 +54,50 @@ private let north = "0,0,9.81,0,20,-40"
         #expect(top["headingAccuracy"] as? Double == -1)
     }
 
+    /// A log at 50 Hz: the board flat and still facing north for `flat` seconds, standing
+    /// upright (as in the test above) for `upright` seconds, then flat for `flatAfter`.
+    func uprightLog(_ name: String, flat: Double, upright: Double, flatAfter: Double) -> String {
+        let uprightRow = "0,9.81,0,0,-40,-20"
+        let n = Int(((flat + upright + flatAfter) * 50).rounded())
+        let rows = (0..<n).map { i in
+            let t = Double(i) / 50
+            return "\(t),\(t >= flat && t < flat + upright ? uprightRow : north)"
+        }
+        return scratch.file(name, ([header] + rows).joined(separator: "\n") + "\n")
+    }
+
+    func headingUnavailable(_ r: CommandRunner.Result) -> [[String: Any]] {
+        r.events.filter { $0["event"] as? String == "headingUnavailable" }
+    }
+
+    /// Left upright, the default forward axis (+y, at the sky) gives only invalid
+    /// headings: one event says why and names the back, -z, which has none.
+    @Test func anUprightBoardIsToldToUseItsBack() throws {
+        let path = uprightLog("left-upright.csv", flat: 0, upright: 5, flatAfter: 0)
+        let r = try CommandRunner.run(["replay", path])
+        #expect(r.status == 0)
+        let events = headingUnavailable(r)
+        #expect(events.count == 1)
+        let e = try #require(events.first)
+        #expect(e["state"] as? String == "start" && e["reason"] as? String == "forwardAxisVertical")
+        let detail = try #require(e["detail"] as? String)
+        #expect(detail.contains("+y") && detail.contains("--forward -z"), "\(detail)")
+        #expect(r.headings.allSatisfy { $0["headingAccuracy"] as? Double == -1 })
+        let back = try CommandRunner.run(["replay", path, "--forward", "-z"])
+        #expect(back.status == 0 && !back.headings.isEmpty)
+        #expect(headingUnavailable(back).isEmpty)
+    }
+
+    /// Upright for a second (a board turned over in the hand) is not reported; upright
+    /// for three is, and ends once the board lies flat again.
+    @Test func aBriefUprightMomentRaisesNothing() throws {
+        let brief = try CommandRunner.run(["replay", uprightLog("brief.csv", flat: 2, upright: 1, flatAfter: 3)])
+        #expect(brief.status == 0)
+        #expect(headingUnavailable(brief).isEmpty)
+        let held = try CommandRunner.run(["replay", uprightLog("held.csv", flat: 2, upright: 3, flatAfter: 3)])
+        #expect(headingUnavailable(held).map { $0["state"] as? String } == ["start", "end"])
+    }
+
     @Test func badLinesStopWithFileLineAndExitCodeOne() throws {
         let path = scratch.file("bad.csv", "\(header)\n0,\(north)\n1,0,0,9.81,0,20\n2,\(north)\n")
         let r = try CommandRunner.run(["replay", path, "--heading-filter", "0"])

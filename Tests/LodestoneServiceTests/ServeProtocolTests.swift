@@ -56,6 +56,26 @@ import Testing
         }
     }
 
+    /// A board left upright: a watcher gets one `headingUnavailable` EVENT naming the back.
+    @Test func watchersHearThatTheForwardAxisIsVertical() throws {
+        let log = scratch.file("upright.csv")
+        TestLogs.upright(log, seconds: 4)
+        let (service, socket) = try start(["--source", "replay:\(log)", "--speed", "10"])
+        let c = try ProtocolClient(path: socket)
+        c.send(#"?WATCH={"enable":true};"# + "\n")
+        var objects: [[String: Any]] = []
+        while let o = c.readObject(timeout: 20) {
+            objects.append(o)
+            if o.string("event") == "sourceEnded" { break }
+        }
+        #expect(service.waitExit() == 0)
+        let events = objects.filter { $0.string("event") == "headingUnavailable" }
+        #expect(events.count == 1, "\(events)")
+        let e = try #require(events.first)
+        #expect(e.className == "EVENT" && e.string("state") == "start" && e.string("reason") == "forwardAxisVertical")
+        #expect(e.string("detail")?.contains("--forward -z") == true, "\(e)")
+    }
+
     @Test func pollDevicesAndVersionAnswers() throws {
         let log = scratch.file("hold.csv")
         TestLogs.spin(log, start: 123, rate: 0, seconds: 60)

@@ -11,8 +11,12 @@ import Testing
 
 @Suite struct HeadingSessionTests {
     func samples(heading: Double = 30, duration: Double = 3, gyroscope: Bool = false) -> [SensorSample] {
-        var r = SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: heading, pitch: 10, roll: -5), duration: duration)]),
-                                   rate: 50, errors: .typical, includesGyroscope: gyroscope)
+        samples(MotionProfile([.hold(BoardAttitude(heading: heading, pitch: 10, roll: -5), duration: duration)]), gyroscope: gyroscope)
+    }
+
+    /// 50 Hz samples of `profile` with typical sensor errors.
+    func samples(_ profile: MotionProfile, gyroscope: Bool = false) -> [SensorSample] {
+        var r = SyntheticRecording(profile: profile, rate: 50, errors: .typical, includesGyroscope: gyroscope)
         var out: [SensorSample] = []
         while let s = r.nextSample() { out.append(s) }
         return out

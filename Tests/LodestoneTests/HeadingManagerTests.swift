@@ -68,17 +68,36 @@ struct FlakySource: SensorSource {
         #expect(seen == ["sourceFault ioError", "sourceResumed recovered", "calibrationNeeded neverCalibrated", "sourceEnded endOfLog"])
     }
 
-    @Test func theDelegateGetsHeadingsAndEvents() async {
-        let manager = HeadingManager(source: SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 5), duration: 1)])))
+    /// Runs `manager` to the end of its source with a delegate; returns the delegate and
+    /// how many headings were streamed.
+    func runWithDelegate(_ manager: HeadingManager) async -> (delegate: Recorder, streamed: Int) {
         let delegate = Recorder()
         manager.delegate = delegate
         let events = manager.events()
         var streamed = 0
         for await _ in manager.headings() { streamed += 1 }
         for await _ in events {}
+        return (delegate, streamed)
+    }
+
+    @Test func theDelegateGetsHeadingsAndEvents() async {
+        let manager = HeadingManager(source: SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 5), duration: 1)])))
+        let (delegate, streamed) = await runWithDelegate(manager)
         #expect(delegate.headings == streamed && streamed > 0)
         #expect(delegate.events.contains("calibrationNeeded neverCalibrated"))
         #expect(delegate.events.last == "sourceEnded endOfLog")
+    }
+
+    /// A board left upright: the delegate hears why the top edge has no heading, and
+    /// not when the heading is of the back.
+    @Test func theDelegateHearsThatTheForwardAxisIsVertical() async {
+        let upright = SyntheticRecording(profile: MotionProfile([.hold(BoardAttitude(heading: 5, pitch: 90), duration: 3)]))
+        let top = await runWithDelegate(HeadingManager(source: upright)).delegate
+        #expect(top.events.contains("headingUnavailable forwardAxisVertical"), "\(top.events)")
+        let manager = HeadingManager(source: upright)
+        manager.headingOrientation = .minusZ
+        let back = await runWithDelegate(manager).delegate
+        #expect(!back.events.contains { $0.hasPrefix("headingUnavailable") }, "\(back.events)")
     }
 
     @Test func badLogEndsWithTheError() async throws {

@@ -81,6 +81,9 @@ public struct HeadingEstimator: Sendable {
     public var declination: Double?
     /// Whether the last sample went through gyro fusion.
     public private(set) var isFusing = false
+    /// Sine of the forward axis's elevation at the last sample (1: straight up,
+    /// −1: straight down), so that a host can say why headings are invalid.
+    public private(set) var forwardAxisUp = 0.0
     let axis: Vector3
     let mayFuse: Bool
     let maximumAxisUp: Double // sin(90° − elevation limit)
@@ -149,7 +152,8 @@ public struct HeadingEstimator: Sendable {
         }
         let north = up.cross(east)
         let direction = HeadingDirection(east: east.dot(axis), north: north.dot(axis))
-        let valid = abs(up.dot(axis)) < maximumAxisUp
+        forwardAxisUp = up.dot(axis)
+        let valid = abs(forwardAxisUp) < maximumAxisUp
             && fieldRange2.contains(smoother.field.squaredLength)
             && gravityRange2.contains(smoother.gravity.squaredLength)
         return HeadingEstimate(time: sample.time, direction: direction, field: m, isValid: valid)
@@ -178,10 +182,15 @@ public struct HeadingEstimator: Sendable {
         let forward = q.rotate(axis)
         fusedForward = forward
         fusedForwardAttitude = q
+        forwardAxisUp = forward.z
         let valid = abs(forward.z) < maximumAxisUp && fieldRange2.contains(m.squaredLength)
         return HeadingEstimate(time: time, direction: HeadingDirection(east: forward.x, north: forward.y),
                                field: m, isValid: valid)
     }
+
+    /// Whether the forward axis was within ``Settings/minimumAxisElevation`` of
+    /// vertical at the last sample: its heading is undefined, not merely uncertain.
+    public var isForwardAxisVertical: Bool { !(abs(forwardAxisUp) < maximumAxisUp) }
 
     /// Still enough to trust the dip: turning slower than 0.3 rad/s and gravity within ~2 % of 1 g.
     static let stillRate = 0.3

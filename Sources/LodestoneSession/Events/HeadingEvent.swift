@@ -6,12 +6,12 @@ import LodestoneCore
 /// `HeadingManager` (PROTOCOL.md lists them).
 ///
 /// `reason` is a short code a program can test, `detail` a sentence for
-/// people, `state` says whether an event that lasts (a disturbance) starts or
-/// ends.
+/// people, `state` says whether an event that lasts (a disturbance, a forward
+/// axis near vertical) starts or ends.
 public struct HeadingEvent: Hashable, Sendable, CustomStringConvertible {
     public enum Name: String, Hashable, Sendable, CaseIterable {
         case trueHeadingAvailable, trueHeadingUnavailable, trueHeadingDegraded, modelExtrapolated
-        case calibrationNeeded, calibrationUpdated, magneticDisturbance
+        case calibrationNeeded, calibrationUpdated, magneticDisturbance, headingUnavailable
         case sourceFault, sourceResumed, sourceEnded, sourceFailed, sensorHealth
     }
 
@@ -21,6 +21,8 @@ public struct HeadingEvent: Hashable, Sendable, CustomStringConvertible {
         case outsideValidity
         // The magnetic environment and the calibration.
         case neverCalibrated, fitStale, fieldMagnitudeOff, dipOff, fieldNormal, hardIronTracking
+        // The forward axis.
+        case forwardAxisVertical, forwardAxisUsable
         // The source.
         case contextUnavailable, sensorNotFound, permissionDenied, ioError, noData, unsupported, recovered
         case endOfLog, fatal

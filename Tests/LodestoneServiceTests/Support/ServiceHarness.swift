@@ -282,6 +282,13 @@ enum TestLogs {
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
 
+    /// A board standing still on its bottom edge, its back (−z) facing magnetic north: the
+    /// top edge (+y) points at the sky and has no heading. `seconds` long at `hz`.
+    static func upright(_ path: String, seconds: Double, hz: Double = 100) {
+        let rows = (0...Int(seconds * hz)).map { "\(Double($0) / hz),0,9.81,0,0,-40,-20" }
+        _ = FileManager.default.createFile(atPath: path, contents: Data(([header] + rows).joined(separator: "\n").utf8 + [10]))
+    }
+
     /// `HEADING` objects among `objects`.
     static func headings(_ objects: [[String: Any]]) -> [[String: Any]] {
         objects.filter { $0["class"] as? String == "HEADING" }
