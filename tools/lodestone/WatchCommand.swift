@@ -11,12 +11,12 @@ enum WatchCommand: Command {
     static let discussion = """
         One JSON object per delivered heading, in replay's format plus "time", the
         wall clock of the sample (ISO 8601, UTC), and the same pipeline events as
-        replay (calibrationNeeded, magneticDisturbance, true-north events with --lat
-        and --lon). Each line is written as soon as it is made. The source adds its
-        own events: {"event":"sourceFault","reason":CODE,"detail":…} when the sensors
-        fail (they are retried with back-off from 0.1 s to 5 s), {"event":
-        "sourceResumed"} when they work again, and {"event":"sensorHealth","flags":[…]}
-        when a sensor is stuck or saturated (empty flags: all well again).
+        replay (calibrationNeeded, magneticDisturbance, headingUnavailable, true-north
+        events with --lat and --lon). Each line is written as soon as it is made. The
+        source adds its own events: {"event":"sourceFault","reason":CODE,"detail":…}
+        when the sensors fail (they are retried with back-off from 0.1 s to 5 s),
+        {"event":"sourceResumed"} when they work again, and {"event":"sensorHealth",
+        "flags":[…]} when a sensor is stuck or saturated (empty flags: all well again).
         With --gpsd HOST:PORT, gpsd's fixes give true heading (as --lat/--lon do) and
         their ground speed and track aid gyro fusion on a vehicle.
         Ctrl-C stops with exit code 130, SIGTERM with 0. A missing or forbidden
