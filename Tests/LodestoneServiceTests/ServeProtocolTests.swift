@@ -198,7 +198,10 @@ import Testing
         #expect(missing <= fastDropped, "the fast client lost \(missing) headings, \(fastDropped) reported")
         let total = Double(fastHeadings.count) + fastDropped
         #expect(total >= 5990, "the fast client got \(fastHeadings.count) of ~6000 headings, \(fastDropped) dropped")
-        #expect(elapsed < 6, "60 s of log at 20× took \(elapsed) s: something blocked the pipeline")
+        // 3 s at full pace; a pipeline that waited for the stuck client would never send
+        // sourceEnded (the 20 s read timeout). The bound leaves room for a busy CI machine
+        // running the sanitizer (8.7 s seen with two builds beside it).
+        #expect(elapsed < 15, "60 s of log at 20× took \(elapsed) s: something blocked the pipeline")
         #expect(!slow.lines.contains { ProtocolClient.object($0) == nil }, "a torn or invalid line reached the slow client")
         let drops = slowObjects.filter { $0.string("event") == "linesDropped" }
         #expect(!drops.isEmpty)

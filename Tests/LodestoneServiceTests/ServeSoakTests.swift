@@ -73,7 +73,7 @@ import Testing
 
         var samples: [(logSeconds: Int, kB: Double)] = []
         let start = Date()
-        while !readers.allSatisfy({ $0.done.load(ordering: .acquiring) }), Date().timeIntervalSince(start) < 300 {
+        while !readers.allSatisfy({ $0.done.load(ordering: .acquiring) }), Date().timeIntervalSince(start) < 900 {
             if let kB = residentKB(service.pid) { samples.append((readers[0].lastTimestamp.load(ordering: .relaxed), kB)) }
             usleep(100_000)
         }
