@@ -98,6 +98,9 @@ public struct AttitudeFusion: Sendable {
     private var vehicle = VehicleAcceleration()
     private var tiltSpread = TiltSpread()
     private var lostSamples = LostSampleBridge()
+    private var loops: LoopRateError
+    /// The gyro's net turn about up since the start, rad.
+    private var netTurnAboutUp = 0.0
 
     public init(settings: Settings = .init()) {
         self.settings = settings
@@ -106,6 +109,8 @@ public struct AttitudeFusion: Sendable {
                                            smallestVariance: coefficients.smallestCompassVariance,
                                            pairAngle: 2 * coefficients.compassCorrelationAngle,
                                            longestPairTime: settings.compassPairTime)
+        loops = LoopRateError(smallestVariance: coefficients.rateErrorSquared,
+                              correlationAngle: coefficients.compassCorrelationAngle)
         noise = SensorNoiseEstimate(magnetometerNoise: settings.magnetometerNoise,
                                     gyroNoiseDensity: settings.gyroNoiseDensity * Angle.radiansPerDegree,
                                     accelerometerNoise: settings.accelerometerNoise)
@@ -302,7 +307,8 @@ public struct AttitudeFusion: Sendable {
     private mutating func completeGrowth(rotation r: Matrix3) {
         let time = growth.time
         let turnE = r * pending.turn
-        growth.angleNoise = Vector3(abs(turnE.x), abs(turnE.y), abs(turnE.z)) * coefficients.rateErrorSquared
+        netTurnAboutUp += turnE.z
+        growth.angleNoise = Vector3(abs(turnE.x), abs(turnE.y), abs(turnE.z)) * loops.variance
             + Vector3(1, 1, 1) * (noise.gyroNoiseIntensity * time + pending.bridgedVariance)
         growth.biasNoise = coefficients.biasNoise * time
         let memory = 1 / (1 + pending.forgetting)
@@ -449,6 +455,7 @@ public struct AttitudeFusion: Sendable {
               horizontalSquared > 1e-6 * fieldNorm * fieldNorm else {
             agreement.reset()
             compassSpread.interrupted()
+            loops.interrupted()
             return
         }
         // The reading measures the heading error plus the compass's own error.
@@ -476,16 +483,20 @@ public struct AttitudeFusion: Sendable {
         }
         guard accepted else {
             compassSpread.interrupted()
+            loops.interrupted()
             return
         }
         correction += errors.measureHeading(innovation: innovation, noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
         if carried.offset == nil {
-            let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = coefficients.rateErrorSquared
-            compassSpread.observe(innovation: innovation + compassError + correction.compass, whiteVariance: white,
-                                  attitude: attitude, time: elapsed) { turned, time in
+            let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = loops.variance
+            let smoothed = compassSpread.observe(innovation: innovation + compassError + correction.compass,
+                                                 whiteVariance: white, attitude: attitude, time: elapsed) { turned, time in
                 rateError * turned * turned + biasUp * time * time
             }
+            let tilt = mE.z * mE.z / horizontalSquared * max(errors.angle.row0.x, errors.angle.row1.y)
+            loops.observe(smoothed, netTurn: netTurnAboutUp, compassVariance: compassErrorVariance,
+                          persistentVariance: tilt, biasVariance: biasUp)
             magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt)
         }
         lastMagneticReadingRejected = false
@@ -564,6 +575,7 @@ public struct AttitudeFusion: Sendable {
                                            smallestVariance: coefficients.smallestCompassVariance,
                                            pairAngle: 2 * coefficients.compassCorrelationAngle,
                                            longestPairTime: settings.compassPairTime)
+        loops.interrupted()
         compassError = 0
         errors.forgetCompassError(variance: compassErrorVariance)
         guard isInitialized, lastField.isFinite, lastField.squaredLength > 0 else {

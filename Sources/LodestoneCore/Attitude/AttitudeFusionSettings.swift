@@ -14,7 +14,8 @@ extension AttitudeFusion {
         /// Relative error of the measured rotation (scale factor and axis
         /// misalignment), as a fraction. It grows the uncertainty about each
         /// earth axis in proportion to the rotation about that axis, taken to
-        /// decorrelate after one radian of rotation.
+        /// decorrelate after one radian of rotation. The least it is taken to
+        /// be: whole turns may show it larger (``LoopRateError``).
         public var gyroRateError = 0.005
         /// Random walk of the gyro bias, (°/s)/√s (bias instability).
         public var gyroBiasRandomWalk = 0.01

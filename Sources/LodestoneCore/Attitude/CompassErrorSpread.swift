@@ -78,18 +78,19 @@ public struct CompassErrorSpread: Hashable, Sendable {
     /// A clean compass reading: `innovation` is its heading less the filter's
     /// (rad), `whiteVariance` its noise (rad²); `gyroVariance(turned, elapsed)`
     /// tells what the gyro's own error adds to a heading change over that turn
-    /// (rad) and time (s), rad².
+    /// (rad) and time (s), rad². Returns the reading smoothed.
+    @discardableResult
     public mutating func observe(innovation: Double, whiteVariance: Double, attitude: Quaternion, time: Double,
-                                 gyroVariance: (Double, Double) -> Double) {
+                                 gyroVariance: (Double, Double) -> Double) -> Reading {
         let reading = smooth(Reading(difference: innovation + appliedCorrection, whiteVariance: whiteVariance,
                                      attitude: attitude, time: time))
         guard let a = anchor, reading.time - a.time <= longestPairTime else {
             anchor = reading
-            return
+            return reading
         }
         // Turned at least pairAngle ⇔ |q₀·q| ≤ cos(pairAngle/2): the angle itself only for a pair.
         let dot = abs(a.attitude.dot(reading.attitude))
-        guard dot <= cosHalfPairAngle else { return }
+        guard dot <= cosHalfPairAngle else { return reading }
         let turned = 2 * acos(min(1, dot))
         let change = remainder(reading.difference - a.difference, 2 * Double.pi)
         let explained = a.whiteVariance + reading.whiteVariance + gyroVariance(turned, reading.time - a.time)
@@ -98,6 +99,7 @@ public struct CompassErrorSpread: Hashable, Sendable {
         let relative = variance / (variance + 0.5 * explained)
         variance = max(smallestVariance, variance + (sample - variance) * relative * relative / pairsToLearn)
         anchor = reading
+        return reading
     }
 
     /// A reading was disturbed or rejected: the next pair starts afresh.
