@@ -47,6 +47,11 @@ public struct LoopRateError: Hashable, Sendable {
     private let cosHalfClosingAngle: Double
     private var anchors: [Anchor] = []
     private var lastAnchorTime = -Double.infinity
+    /// The anchors' smallest and largest net turn: no loop can close before the
+    /// board has turned half a revolution from one of them, and most of the time
+    /// it has not, so the anchors are not even looked at.
+    private var lowestNetTurn = Double.infinity, highestNetTurn = -Double.infinity
+    private var oldestAnchorTime = Double.infinity
 
     /// A compass reading kept as a possible start, with the net turn about up
     /// (rad, the gyro's) at the time.
@@ -75,23 +80,42 @@ public struct LoopRateError: Hashable, Sendable {
     /// each end's heading, rad²; `biasVariance` the gyro bias's about up, (rad/s)².
     public mutating func observe(_ reading: CompassErrorSpread.Reading, netTurn: Double, compassVariance: Double,
                                  persistentVariance: Double, biasVariance: Double) {
-        while let first = anchors.first, reading.time - first.reading.time > longestLoopTime { anchors.removeFirst() }
-        if let closed = anchors.firstIndex(where: { closes($0, reading, netTurn) }) {
+        if reading.time - oldestAnchorTime > longestLoopTime { forgetOldAnchors(at: reading.time) }
+        if netTurn - lowestNetTurn >= .pi || highestNetTurn - netTurn >= .pi,
+           let closed = anchors.firstIndex(where: { closes($0, reading, netTurn) }) {
             let start = anchors[closed]
-            anchors.removeAll() // the next loop starts here: overlapping loops would count one drift many times
+            interrupted() // the next loop starts here: overlapping loops would count one drift many times
             learn(from: start, to: reading, netTurn: netTurn, compassVariance: compassVariance,
                   persistentVariance: persistentVariance, biasVariance: biasVariance)
         }
         if reading.time - lastAnchorTime >= anchorSpacing {
             lastAnchorTime = reading.time
             anchors.append(Anchor(reading: reading, netTurn: netTurn))
+            oldestAnchorTime = min(oldestAnchorTime, reading.time)
+            lowestNetTurn = min(lowestNetTurn, netTurn)
+            highestNetTurn = max(highestNetTurn, netTurn)
         }
     }
 
     /// A reading was disturbed or rejected: no loop spans it.
     public mutating func interrupted() {
-        anchors.removeAll()
+        anchors.removeAll(keepingCapacity: true)
         lastAnchorTime = -Double.infinity
+        lowestNetTurn = .infinity
+        highestNetTurn = -.infinity
+        oldestAnchorTime = .infinity
+    }
+
+    /// Anchors are kept in time order, one a second: at most the first goes.
+    private mutating func forgetOldAnchors(at time: Double) {
+        while let first = anchors.first, time - first.reading.time > longestLoopTime { anchors.removeFirst() }
+        oldestAnchorTime = anchors.first?.reading.time ?? .infinity
+        lowestNetTurn = .infinity
+        highestNetTurn = -.infinity
+        for a in anchors {
+            lowestNetTurn = min(lowestNetTurn, a.netTurn)
+            highestNetTurn = max(highestNetTurn, a.netTurn)
+        }
     }
 
     /// Back at the start's attitude, a whole turn or more about up later.

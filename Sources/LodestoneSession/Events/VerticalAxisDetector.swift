@@ -45,7 +45,12 @@ public struct VerticalAxisDetector: Hashable, Sendable {
 
     /// Feeds one sample: whether the axis is near vertical, and its time. Returns the
     /// change this sample makes, if any.
+    @inline(__always) // once per sample, and nearly always the first branch
     public mutating func update(isVertical: Bool, time: Double) -> Change? {
+        if isVertical == isInForce, evidence == 0 { // nearly every sample: nothing counts
+            lastTime = time
+            return nil
+        }
         let step = self.step(to: time)
         evidence = max(0, evidence + (isVertical != isInForce ? step : -step))
         guard evidence >= (isInForce ? settings.endAfter : settings.startAfter) else { return nil }
