@@ -454,8 +454,7 @@ public struct AttitudeFusion: Sendable {
         guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: pending.rotation, dt: dt),
               horizontalSquared > 1e-6 * fieldNorm * fieldNorm else {
             agreement.reset()
-            compassSpread.interrupted()
-            loops.interrupted()
+            compassLearningInterrupted()
             return
         }
         // The reading measures the heading error plus the compass's own error.
@@ -469,8 +468,9 @@ public struct AttitudeFusion: Sendable {
         let turning = rate.cross(m).squaredLength * latency * latency
         let departure = magnetic.departure(fieldInEarth: mE, norm: fieldNorm)
         let disturbance = max(0, departure * departure - 4 * noise.magnetometerVariance)
+        let tanDipSquared = mE.z * mE.z / horizontalSquared
         let white = (noise.magnetometerVariance + turning + 4 * disturbance) / horizontalSquared
-            + mE.z * mE.z / horizontalSquared * errors.angle.row1.y + offsetHeadingVariance
+            + tanDipSquared * errors.angle.row1.y + offsetHeadingVariance
         let expected = errors.compassHeadingVariance
         let accepted = innovation * innovation <= coefficients.magneticGateSquared * (expected + white)
         // The agreement judges the compass itself against the heading: what the
@@ -482,8 +482,7 @@ public struct AttitudeFusion: Sendable {
                              lasting: max(agreement.rejectedFor, agreement.inconsistentFor), rotation: r)
         }
         guard accepted else {
-            compassSpread.interrupted()
-            loops.interrupted()
+            compassLearningInterrupted()
             return
         }
         correction += errors.measureHeading(innovation: innovation, noise: white)
@@ -494,12 +493,20 @@ public struct AttitudeFusion: Sendable {
                                                  whiteVariance: white, attitude: attitude, time: elapsed) { turned, time in
                 rateError * turned * turned + biasUp * time * time
             }
-            let tilt = mE.z * mE.z / horizontalSquared * max(errors.angle.row0.x, errors.angle.row1.y)
             loops.observe(smoothed, netTurn: netTurnAboutUp, compassVariance: compassErrorVariance,
-                          persistentVariance: tilt, biasVariance: biasUp)
+                          persistentVariance: tanDipSquared * max(errors.angle.row0.x, errors.angle.row1.y),
+                          biasVariance: biasUp)
             magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt)
         }
         lastMagneticReadingRejected = false
+    }
+
+    /// A compass reading was disturbed or rejected: what is learned from pairs
+    /// and loops of clean readings (the compass error's size, the gyro's rate
+    /// error) starts afresh from the next one.
+    private mutating func compassLearningInterrupted() {
+        compassSpread.interrupted()
+        loops.interrupted()
     }
 
     /// The compass, in a clean-looking field, has contradicted the filter for

@@ -153,7 +153,7 @@ public struct HeadingEstimator: Sendable {
         let north = up.cross(east)
         let direction = HeadingDirection(east: east.dot(axis), north: north.dot(axis))
         forwardAxisUp = up.dot(axis)
-        let valid = abs(forwardAxisUp) < maximumAxisUp
+        let valid = !isForwardAxisVertical
             && fieldRange2.contains(smoother.field.squaredLength)
             && gravityRange2.contains(smoother.gravity.squaredLength)
         return HeadingEstimate(time: sample.time, direction: direction, field: m, isValid: valid)
@@ -183,7 +183,7 @@ public struct HeadingEstimator: Sendable {
         fusedForward = forward
         fusedForwardAttitude = q
         forwardAxisUp = forward.z
-        let valid = abs(forward.z) < maximumAxisUp && fieldRange2.contains(m.squaredLength)
+        let valid = !isForwardAxisVertical && fieldRange2.contains(m.squaredLength)
         return HeadingEstimate(time: time, direction: HeadingDirection(east: forward.x, north: forward.y),
                                field: m, isValid: valid)
     }

@@ -33,16 +33,16 @@ extension ForwardAxis {
     /// points at the sky (the board stands upright), the top edge when the back or
     /// face does (the board lies flat). Either is then horizontal.
     var usableWhenVertical: ForwardAxis {
-        switch self {
-        case .plusY, .plusX, .minusY, .minusX: return .minusZ
-        case .minusZ, .plusZ: return .plusY
-        }
+        liesFlat ? .minusZ : .plusY
     }
 
     /// How the board is held when ``usableWhenVertical`` is the right choice.
     fileprivate var posture: String {
-        self == .minusZ || self == .plusZ ? "standing upright" : "lying flat"
+        liesFlat ? "lying flat" : "standing upright"
     }
+
+    /// Whether this axis is one of a board lying flat (its top is +z, ``top``).
+    private var liesFlat: Bool { top == .unitZ }
 
     /// The part of the board the axis points out of, for people.
     fileprivate var boardPart: String {
