@@ -35,6 +35,10 @@ import Darwin
 ///   a gate is ignored, but not for ever: in a field whose strength and dip
 ///   match, the filter gives way after ``Settings/longestCompassRejection``
 ///   (``CompassAgreement``), since then the filter, not the field, is wrong;
+/// - unless the compass jumped between two readings while the gyro showed no
+///   such turn (a magnet put on the board): then the field changed, and its
+///   readings count as disturbed until they agree with the filter again
+///   (``CompassShift``);
 /// - a field whose strength or dip leaves the learned reference is rejected
 ///   (``MagneticDisturbanceRejection``); a field carried with the board is
 ///   learned as a body-frame offset and removed (``BodyFixedDisturbance``);
@@ -76,6 +80,7 @@ public struct AttitudeFusion: Sendable {
     private var agreement: CompassAgreement
     private var magnetic: MagneticDisturbanceRejection
     private var carried: BodyFixedDisturbance
+    private var shift = CompassShift()
     private var lastMagneticReadingRejected = false
     private var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
@@ -347,8 +352,13 @@ public struct AttitudeFusion: Sendable {
         let up = r.row2
         let innovation = up.dot(e.meanRate - gyroBias - correction.bias) - e.verticalRate - earth.z
         // The compass error changes along a turn: the field's drift shows its
-        // change as rotation, about σ_e per correlation angle turned.
-        let compassDrift = compassErrorVariance * e.verticalRate * e.verticalRate
+        // change as rotation, about σ_e per correlation angle turned. The turn
+        // rate that sizes it is the gyro's, whose noise is not the drift's:
+        // sized by the drift's own rate, the windows whose noise slowed the
+        // turn weighed more, and part of every slow turn was learned as bias.
+        let gyroRate = up.dot(e.meanRate - gyroBias) - earth.z
+        let expectedRateSquared = gyroRate * gyroRate + up.dot(errors.bias * up)
+        let compassDrift = compassErrorVariance * expectedRateSquared
             / (coefficients.compassCorrelationAngle * coefficients.compassCorrelationAngle)
         let verticalNoise = (e.verticalVariance + e.meanRateVariance + floor + compassDrift) * overlap + white
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)
@@ -454,11 +464,13 @@ public struct AttitudeFusion: Sendable {
         guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: pending.rotation, dt: dt),
               horizontalSquared > 1e-6 * fieldNorm * fieldNorm else {
             agreement.reset()
+            shift.skipped(turned: pending.rotation)
             compassLearningInterrupted()
             return
         }
         // The reading measures the heading error plus the compass's own error.
-        let innovation = atan2(mE.x, mE.y) - correction.angle.z - compassError - correction.compass
+        let compassHeading = atan2(mE.x, mE.y)
+        let innovation = compassHeading - correction.angle.z - compassError - correction.compass
         // Noise, what the tilt's uncertainty does to the heading, the offset's
         // uncertainty, the turn during the magnetometer's latency, and a
         // disturbance within the tolerance: a field whose strength or dip is
@@ -469,9 +481,18 @@ public struct AttitudeFusion: Sendable {
         let departure = magnetic.departure(fieldInEarth: mE, norm: fieldNorm)
         let disturbance = max(0, departure * departure - 4 * noise.magnetometerVariance)
         let tanDipSquared = mE.z * mE.z / horizontalSquared
-        let white = (noise.magnetometerVariance + turning + 4 * disturbance) / horizontalSquared
+        let undisturbed = (noise.magnetometerVariance + turning) / horizontalSquared
             + tanDipSquared * errors.angle.row1.y + offsetHeadingVariance
+        let white = undisturbed + 4 * disturbance / horizontalSquared
         let expected = errors.compassHeadingVariance
+        // A compass that turned while the gyro did not is disturbed, however clean its field looks.
+        if shift.observe(heading: compassHeading, innovation: innovation, noise: undisturbed,
+                         headingVariance: errors.angle.row2.z, turned: pending.rotation,
+                         gateSquared: coefficients.magneticGateSquared) {
+            agreement.reset()
+            compassLearningInterrupted()
+            return
+        }
         let accepted = innovation * innovation <= coefficients.magneticGateSquared * (expected + white)
         // The agreement judges the compass itself against the heading: what the
         // compass-error estimate explains away is part of the disagreement.
@@ -534,6 +555,7 @@ public struct AttitudeFusion: Sendable {
         let bound = 3 * compassErrorVariance.squareRoot()
         compassError = min(bound, max(-bound, compassError + correction.compass))
         compassSpread.corrected(by: angle.z)
+        shift.corrected(by: angle.z)
         gravity.corrected(angle: angle, bias: bias)
     }
 
@@ -575,6 +597,7 @@ public struct AttitudeFusion: Sendable {
     /// starts again from `compassError` (degrees, the new profile's), when given.
     public mutating func calibrationChanged(compassError newError: Double? = nil, _ map: (Vector3) -> Vector3) {
         carried.reset()
+        shift.reset()
         offsetHeadingVariance = 0
         rawFieldDisturbed = false
         let radians = newError.map { $0 * Angle.radiansPerDegree }
@@ -655,6 +678,7 @@ public struct AttitudeFusion: Sendable {
         lastMagneticReadingRejected = !clean
         rest.reset()
         agreement.reset()
+        shift.reset()
         lostSamples.reset()
         unconfirmed.restart(gyroBias: gyroBias)
         pending = PendingField()
