@@ -27,7 +27,7 @@ import Darwin
 /// it (the gyro no longer knows better than the compass).
 struct CompassShift: Sendable {
     /// Whether the compass is taken to have moved.
-    private(set) var isShifted = false
+    private var isShifted = false
     /// The last clean reading's compass heading in the filter's frame, rad,
     /// carried along with the corrections applied since, and the gyro's turn since.
     private var previous: Double?

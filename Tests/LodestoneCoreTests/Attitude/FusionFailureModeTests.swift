@@ -13,6 +13,7 @@ import Testing
     struct Run {
         var rmse = 0.0, worst = 0.0, worstTilt = 0.0, tiltRMSE = 0.0
         var beyondThree = 0.0   // share of samples with error > 3 × headingUncertainty
+        var meanError = 0.0     // signed: a lag shows, and flips with the turn's direction
     }
 
     /// Runs a scenario on typical sensors (no calibration residual) through gyro fusion.
@@ -27,7 +28,7 @@ import Testing
         var recording = ScenarioRecording(scenario: scenario, sensors: sensors, rate: rate, includesGyroscope: true, seed: seed)
         var fusion = AttitudeFusion(settings: settings)
         var previous: Double?
-        var squares = 0.0, tiltSquares = 0.0, count = 0.0, beyond = 0.0
+        var squares = 0.0, tiltSquares = 0.0, count = 0.0, beyond = 0.0, sum = 0.0
         var result = Run()
         while let s = recording.nextSample() {
             fusion.update(acceleration: s.acceleration, magneticField: s.magneticField, angularRate: s.angularRate!,
@@ -36,6 +37,8 @@ import Testing
             guard s.time >= settling else { continue }
             let truth = recording.truth.kinematics.attitude
             let e = headingError(fusion.attitude, truth), tilt = inclinationError(fusion.attitude, truth)
+            let q = fusion.attitude * truth.conjugate
+            sum += 2 * atan(q.z / q.w) * Angle.degreesPerRadian
             squares += e * e
             tiltSquares += tilt * tilt
             count += 1
@@ -46,6 +49,7 @@ import Testing
         result.rmse = (squares / count).squareRoot()
         result.tiltRMSE = (tiltSquares / count).squareRoot()
         result.beyondThree = beyond / count
+        result.meanError = sum / count
         return result
     }
 
@@ -85,25 +89,9 @@ import Testing
     func aSlowTurnDoesNotLagOnTheFieldsNoise(rate: Double) {
         var settings = AttitudeFusion.Settings()
         settings.compassError = 5
-        var sensors = SensorSuite.typical
-        sensors.gyroscope.bias = Vector3(0.3, -0.2, 0.5) * Self.degree
-        let scenario = Scenario.levelTurn(.init(rate: rate, turnDuration: 580))
-        var recording = ScenarioRecording(scenario: scenario, sensors: sensors, rate: 50, includesGyroscope: true, seed: 1)
-        var fusion = AttitudeFusion(settings: settings)
-        var previous: Double?
-        var sum = 0.0, squares = 0.0, count = 0.0
-        while let s = recording.nextSample() {
-            fusion.update(acceleration: s.acceleration, magneticField: s.magneticField, angularRate: s.angularRate!,
-                          dt: previous.map { s.time - $0 } ?? 0)
-            previous = s.time
-            guard s.time >= 60 else { continue }
-            let e = fusion.attitude * recording.truth.kinematics.attitude.conjugate
-            let error = 2 * atan(e.z / e.w) * Angle.degreesPerRadian
-            sum += error
-            squares += error * error
-            count += 1
-        }
-        let mean = sum / count, rmse = (squares / count).squareRoot()
+        let r = Self.run(.levelTurn(.init(rate: rate, turnDuration: 580)), bias: Vector3(0.3, -0.2, 0.5), rate: 50,
+                         settling: 60, settings: settings)
+        let mean = r.meanError, rmse = r.rmse
         print("measured slow turn \(rate) °/s without a profile: mean error \(mean)°, RMSE \(rmse)°")
         #expect(abs(mean) < 0.2, "the heading lags the turn by \(mean)° on average")
         #expect(rmse < 0.3, "RMSE \(rmse)°")
