@@ -81,6 +81,7 @@ public struct AttitudeFusion: Sendable {
     private var magnetic: MagneticDisturbanceRejection
     private var carried: BodyFixedDisturbance
     private var shift = CompassShift()
+    private var fieldStep = FieldStep()
     private var lastMagneticReadingRejected = false
     private var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
@@ -451,6 +452,7 @@ public struct AttitudeFusion: Sendable {
         let rawE = r * m
         var mE = rawE, fieldNorm = m.length
         offsetHeadingVariance = 0
+        noteFieldStep(m, age: age, rotation: r, rate: rate)
         if let o = trackCarriedField(fieldInEarth: rawE, rotation: r, rate: rate, dt: dt) {
             mE = rawE - r * o
             fieldNorm = (m - o).length
@@ -549,7 +551,9 @@ public struct AttitudeFusion: Sendable {
     /// Applies the estimated errors to attitude, bias and compass error.
     private mutating func apply(_ correction: AttitudeErrorFilter.Correction) {
         let angle = correction.angle, bias = correction.bias
-        attitude = (Self.rotation(angle) * attitude).normalized
+        let turn = Self.rotation(angle)
+        attitude = (turn * attitude).normalized
+        fieldStep.corrected(by: turn)
         gyroBias += bias
         // An error beyond three of its standard deviations is no compass error: bounded there.
         let bound = 3 * compassErrorVariance.squareRoot()
@@ -580,6 +584,22 @@ public struct AttitudeFusion: Sendable {
         return carried.update(residual: residual, earth: residualE, allowance: allowance, dt: dt)
     }
 
+    /// Hands a step of the body-frame field (``FieldStep``) to the carried
+    /// field's offset. A step's allowance: two readings' noise, the turn
+    /// during the magnetometer's latency and the reading's age, and what the
+    /// gyro's integration may miss of the turn since the previous reading (up
+    /// to half of it, when the rate changed as fast as it turned).
+    private mutating func noteFieldStep(_ m: Vector3, age: Double, rotation r: Matrix3, rate: Vector3) {
+        guard magnetic.referenceNorm != nil else { return }
+        let late = coefficients.latencySquared + age * age
+        let halfTurn = 0.5 * pending.rotation
+        let allowance = 6 * noise.magnetometerVariance
+            + 2 * (late * rate.squaredLength + halfTurn * halfTurn) * m.squaredLength
+        if let s = fieldStep.observe(m, rotation: r, allowance: allowance, gateSquared: coefficients.magneticGateSquared) {
+            carried.stepped(by: s, variance: 0.5 * allowance, rotation: r)
+        }
+    }
+
     /// The magnetometer calibration changed: `map` takes a reading calibrated the
     /// old way to the new way. A field carried with the board that was being
     /// removed may have been the very offset the new calibration removes, so it
@@ -598,6 +618,7 @@ public struct AttitudeFusion: Sendable {
     public mutating func calibrationChanged(compassError newError: Double? = nil, _ map: (Vector3) -> Vector3) {
         carried.reset()
         shift.reset()
+        fieldStep.reset()
         offsetHeadingVariance = 0
         rawFieldDisturbed = false
         let radians = newError.map { $0 * Angle.radiansPerDegree }
@@ -679,6 +700,7 @@ public struct AttitudeFusion: Sendable {
         rest.reset()
         agreement.reset()
         shift.reset()
+        fieldStep.reset()
         lostSamples.reset()
         unconfirmed.restart(gyroBias: gyroBias)
         pending = PendingField()

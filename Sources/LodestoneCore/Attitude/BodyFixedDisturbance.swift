@@ -55,6 +55,13 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
     private var earthMean = Vector3.zero  // the same residuals averaged in the earth frame, µT
     private var spread = 0.0              // mean |r − mean|², µT²
     private var time = 0.0                // how long the candidate has held, s
+    /// After a step (``stepped(by:variance:rotation:)``): the residual's mean
+    /// before it less the offset then in use, and that mean's variance. The
+    /// offset is the mean since, less this, until the carried field is
+    /// significant on its own: the residual also holds what the heading's
+    /// error does to the predicted field, which must not become offset.
+    private var baseline: Vector3?
+    private var baselineVariance = 0.0
     private let gateSquared: Double
 
     public init(changeTime: Double, averagingTime: Double, correlationTime: Double, gate: Double) {
@@ -89,18 +96,48 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
             spread += (d.squaredLength * (1 - k) - spread) * k
         } else {
             offset = nil
+            baseline = nil
             mean = recent
             earthMean = earth
             spread = 0
             time = dt
         }
         let variance = spread * correlationTime / min(time, averagingTime)
-        if offset != nil || (time > correlationTime
-                              && mean.squaredLength - earthMean.squaredLength > gateSquared * variance) {
+        let significant = time > correlationTime && mean.squaredLength - earthMean.squaredLength > gateSquared * variance
+        if let b = baseline, !significant {
+            offset = mean - b
+            offsetVariance = variance + baselineVariance
+        } else if offset != nil || significant {
+            baseline = nil
             offset = mean
             offsetVariance = variance
         }
         return offset
+    }
+
+    /// The field stepped by `step` (body frame, µT) between two readings
+    /// (``FieldStep``): a field came with the board or went. It is removed at
+    /// once, the offset being the residual's change since, until the board has
+    /// turned enough to tell it from a field fixed in the room; a step back to
+    /// no offset ends it. `variance` is the step's (µT², summed over the
+    /// axes), `r` the body → earth rotation.
+    public mutating func stepped(by step: Vector3, variance: Double, rotation r: Matrix3) {
+        let before = offset ?? .zero, after = before + step
+        let base = mean - before
+        recent += step
+        mean += step
+        earthMean += r * step
+        spread = 0
+        time = min(time, correlationTime)
+        guard after.squaredLength > gateSquared * variance else {
+            offset = nil
+            baseline = nil
+            return
+        }
+        baseline = base
+        baselineVariance = variance
+        offset = after
+        offsetVariance = variance
     }
 
     /// Forgets the offset and the candidate (the reference field changed).
