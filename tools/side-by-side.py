@@ -299,12 +299,26 @@ def main() -> int:
         text = (DOC_HEAD + f"Measured {started:%Y-%m-%d %H:%M} UTC on {machine()}, with `{command}` "
                 f"(Lodestone {' '.join(version)} at commit {commit or '?'}, "
                 f"vqf {_version('vqf')}, imufusion {_version('imufusion')}).\n\n"
-                + "\n".join(table_lines + summary) + "\n")
+                + "\n".join(table_lines + summary) + "\n" + _text_after_table(args.doc))
         args.doc.write_text(text)
         print(f"side-by-side: wrote {args.doc}", file=sys.stderr)
     if tmp is not None:
         tmp.cleanup()
     return 0
+
+
+def _text_after_table(doc: Path) -> str:
+    """What an existing doc holds after its table (the prose written about it), kept when the table is rewritten."""
+    if not doc.exists():
+        return ""
+    lines = doc.read_text().split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith("| log |")), None)
+    if start is None:
+        return ""
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    return "\n".join(lines[end:])
 
 
 def _version(package: str) -> str:
