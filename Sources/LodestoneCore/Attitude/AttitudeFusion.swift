@@ -41,7 +41,10 @@ import Darwin
 ///   (``CompassShift``);
 /// - a field whose strength or dip leaves the learned reference is rejected
 ///   (``MagneticDisturbanceRejection``); a field carried with the board is
-///   learned as a body-frame offset and removed (``BodyFixedDisturbance``);
+///   learned as a body-frame offset and removed (``BodyFixedDisturbance``),
+///   at once when it came in one step (``FieldStep``: the readings, carried
+///   by the gyro, predict each other, and a magnet put on breaks that by its
+///   own field, however little it turns the heading);
 /// - while the board is still or turns slowly and steadily (``RestDetector``),
 ///   the gyro's mean less the rotation that gravity's and the field's drift
 ///   show (``SteadyRotation``) measures its bias; the sensors' noise is learned
@@ -81,7 +84,15 @@ public struct AttitudeFusion: Sendable {
     private var magnetic: MagneticDisturbanceRejection
     private var carried: BodyFixedDisturbance
     private var shift = CompassShift()
-    private var fieldStep = FieldStep()
+    private var fieldStep: FieldStep
+    /// The carried field's offset the readings ``fieldStep`` watches were corrected by, µT.
+    private var fieldStepOffset = Vector3.zero
+    /// The carried field's learning as it was when readings were first held
+    /// for a possible step.
+    private var carriedBeforeStep: BodyFixedDisturbance?
+    /// Time of readings held for a possible step since the safety net last
+    /// judged one (``CompassAgreement``), s.
+    private var heldSinceCompared = 0.0
     private var lastMagneticReadingRejected = false
     private var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
@@ -127,6 +138,10 @@ public struct AttitudeFusion: Sendable {
         agreement = CompassAgreement(longestRejection: settings.longestCompassRejection,
                                      longestInconsistency: settings.longestCompassInconsistency)
         unconfirmed = UnconfirmedTilt(memory: settings.unconfirmedTiltMemory)
+        // A field still moving after three settling times is no step (the strength and dip tests are
+        // for it), and the reference remembers as long, longer than a hand takes to put a magnet on.
+        fieldStep = FieldStep(settlingTime: settings.bodyFieldChangeTime, longestCandidate: 3 * settings.bodyFieldChangeTime,
+                              referenceTime: 3 * settings.bodyFieldChangeTime)
         gravity = GravityAverage(correlationTime: settings.motionCorrelationTime,
                                  persistenceTime: settings.sustainedAccelerationTime,
                                  accelerometerError: settings.accelerometerError)
@@ -174,8 +189,10 @@ public struct AttitudeFusion: Sendable {
 
     /// The offset of a field carried with the board (a magnet fixed to it),
     /// µT in the body frame, that is being removed from the readings; nil
-    /// while none is trusted. See ``BodyFixedDisturbance``.
-    public var bodyFieldOffset: Vector3? { carried.offset }
+    /// while none is trusted. A step of the field (``FieldStep``) is removed
+    /// at once, but trusted as carried only once the board's turning shows
+    /// it. See ``BodyFixedDisturbance``.
+    public var bodyFieldOffset: Vector3? { carried.isTentative ? nil : carried.offset }
 
     /// Whether the board is still or turning slowly and steadily (the gyro bias is then being measured).
     public var isAtRest: Bool { rest.isAtRest }
@@ -452,10 +469,19 @@ public struct AttitudeFusion: Sendable {
         let rawE = r * m
         var mE = rawE, fieldNorm = m.length
         offsetHeadingVariance = 0
-        noteFieldStep(m, age: age, rotation: r, rate: rate)
+        let holding = fieldStepped(m, age: age, rotation: r, rate: rate, dt: dt)
         if let o = trackCarriedField(fieldInEarth: rawE, rotation: r, rate: rate, dt: dt) {
             mE = rawE - r * o
             fieldNorm = (m - o).length
+        }
+        if holding {
+            // Not evidence either way for the safety net, but time it waits:
+            // a gyro gone wrong makes readings drift off the prediction too.
+            heldSinceCompared += dt
+            lastMagneticReadingRejected = true
+            shift.skipped(turned: pending.rotation)
+            compassLearningInterrupted()
+            return
         }
         let horizontalSquared = mE.x * mE.x + mE.y * mE.y
         if carried.offset != nil {
@@ -499,8 +525,10 @@ public struct AttitudeFusion: Sendable {
         // The agreement judges the compass itself against the heading: what the
         // compass-error estimate explains away is part of the disagreement.
         let raw = innovation + compassError + correction.compass
+        let waited = dt + heldSinceCompared
+        heldSinceCompared = 0
         if agreement.observe(innovation: raw, accepted: accepted, expected: errors.angle.row2.z + compassErrorVariance,
-                             white: white, dt: dt) {
+                             white: white, dt: waited) {
             giveWayToCompass(disagreement: agreement.disagreement,
                              lasting: max(agreement.rejectedFor, agreement.inconsistentFor), rotation: r)
         }
@@ -584,19 +612,45 @@ public struct AttitudeFusion: Sendable {
         return carried.update(residual: residual, earth: residualE, allowance: allowance, dt: dt)
     }
 
-    /// Hands a step of the body-frame field (``FieldStep``) to the carried
-    /// field's offset. A step's allowance: two readings' noise, the turn
-    /// during the magnetometer's latency and the reading's age, and what the
-    /// gyro's integration may miss of the turn since the previous reading (up
-    /// to half of it, when the rate changed as fast as it turned).
-    private mutating func noteFieldStep(_ m: Vector3, age: Double, rotation r: Matrix3, rate: Vector3) {
-        guard magnetic.referenceNorm != nil else { return }
-        let late = coefficients.latencySquared + age * age
+    /// Looks for a step of the body-frame field (``FieldStep``) and hands a
+    /// confirmed one to the carried field's offset. Returns whether the reading
+    /// must be held back while a step may be under way. What the attitude may
+    /// be off by for a reading: the turn during the magnetometer's latency, and
+    /// what the gyro's integration may miss of the turn since the previous
+    /// reading (up to half of it, when the rate changed as fast as it turned).
+    private mutating func fieldStepped(_ m: Vector3, age: Double, rotation r: Matrix3, rate: Vector3,
+                                       dt: Double) -> Bool {
+        guard magnetic.referenceNorm != nil else { return false }
+        // The readings are watched with the carried field's offset removed, so
+        // that a carried field does not turn the earth-frame average; when the
+        // offset moves, the readings it corrects move with it.
+        let o = carried.offset ?? .zero
+        if (o - fieldStepOffset).squaredLength > noise.magnetometerVariance { fieldStep.reset() }
+        fieldStepOffset = o
         let halfTurn = 0.5 * pending.rotation
-        let allowance = 6 * noise.magnetometerVariance
-            + 2 * (late * rate.squaredLength + halfTurn * halfTurn) * m.squaredLength
-        if let s = fieldStep.observe(m, rotation: r, allowance: allowance, gateSquared: coefficients.magneticGateSquared) {
-            carried.stepped(by: s, variance: 0.5 * allowance, rotation: r)
+        let turning = 2 * (coefficients.latencySquared * rate.squaredLength + halfTurn * halfTurn) * m.squaredLength
+        // A held reading was taken `age` ago: turned into the present, as an
+        // earth-fixed field turns in the body, m' = m × ω.
+        let field = m - o
+        switch fieldStep.observe(field + field.cross(rate) * age, rotation: r, noise: 3 * noise.magnetometerVariance, turning: turning, dt: dt,
+                                 gateSquared: coefficients.magneticGateSquared) {
+        case .none:
+            carriedBeforeStep = nil
+            return false
+        case .holding:
+            if carriedBeforeStep == nil { carriedBeforeStep = carried }
+            return true
+        case let .step(s, variance):
+            // What the carried field's learning took in while the step settled is the step itself.
+            if let before = carriedBeforeStep { carried = before }
+            carriedBeforeStep = nil
+            let norm = magnetic.referenceNorm ?? 0, sinDip = magnetic.referenceSinDip
+            let horizontalSquared = norm * norm * (1 - sinDip * sinDip)
+            // The step is measured through the same calibration as the earth
+            // field: off by as large a share of it as the compass error allows.
+            carried.stepped(by: s, variance: variance + compassErrorVariance * s.squaredLength,
+                            tolerated: compassErrorVariance * horizontalSquared, rotation: r)
+            return false
         }
     }
 
@@ -619,6 +673,7 @@ public struct AttitudeFusion: Sendable {
         carried.reset()
         shift.reset()
         fieldStep.reset()
+        carriedBeforeStep = nil
         offsetHeadingVariance = 0
         rawFieldDisturbed = false
         let radians = newError.map { $0 * Angle.radiansPerDegree }
@@ -701,6 +756,7 @@ public struct AttitudeFusion: Sendable {
         agreement.reset()
         shift.reset()
         fieldStep.reset()
+        carriedBeforeStep = nil
         lostSamples.reset()
         unconfirmed.restart(gyroBias: gyroBias)
         pending = PendingField()

@@ -32,6 +32,10 @@
 ///
 /// It is the model of a hard-iron calibration, learned on the fly for a field
 /// that comes and goes; a small residual hard-iron error is learned the same way.
+///
+/// A field that came in one step (``FieldStep``) need not wait for the board
+/// to turn: the step is the offset at once (``stepped(by:variance:tolerated:rotation:)``),
+/// tentative until the turning shows it is carried.
 public struct BodyFixedDisturbance: Hashable, Sendable {
     /// How long a change of the residual must last to count as a new offset,
     /// s: the residual is averaged over this time before it is compared.
@@ -45,9 +49,19 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
     public let gate: Double
 
     /// The offset being removed from the readings, µT in the body frame; nil when none is trusted.
+    /// While ``isTentative`` it is a step's, not yet told from a field fixed in the room.
     public private(set) var offset: Vector3?
     /// Variance of ``offset``, µT² (sum over the three axes).
     public private(set) var offsetVariance = 0.0
+    /// Whether the offset is a step's (``stepped(by:variance:tolerated:rotation:)``),
+    /// not yet shown to be carried by the board's turning.
+    public var isTentative: Bool { baseline != nil }
+    /// While tentative: the residual's mean before the step, less the offset
+    /// then in use. The offset is the mean since, less this: the step, and
+    /// any further change of the field as it settles, but not what the
+    /// residual held before (the attitude's errors, a room's field).
+    private var baseline: Vector3?
+    private var stepVariance = 0.0
 
     private var recent = Vector3.zero     // residual averaged over `changeTime`, µT
     private var recentAllowance = 0.0     // its expected spread, averaged the same way, µT²
@@ -55,13 +69,6 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
     private var earthMean = Vector3.zero  // the same residuals averaged in the earth frame, µT
     private var spread = 0.0              // mean |r − mean|², µT²
     private var time = 0.0                // how long the candidate has held, s
-    /// After a step (``stepped(by:variance:rotation:)``): the residual's mean
-    /// before it less the offset then in use, and that mean's variance. The
-    /// offset is the mean since, less this, until the carried field is
-    /// significant on its own: the residual also holds what the heading's
-    /// error does to the predicted field, which must not become offset.
-    private var baseline: Vector3?
-    private var baselineVariance = 0.0
     private let gateSquared: Double
 
     public init(changeTime: Double, averagingTime: Double, correlationTime: Double, gate: Double) {
@@ -86,7 +93,7 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
         let change = (recent - mean).squaredLength
         // With an offset in use: do the plain readings explain the recent
         // residual better than the offset does, by more than its spread?
-        let removed = offset != nil && change - recent.squaredLength > recentAllowance
+        let removed = offset.map { (recent - $0).squaredLength - recent.squaredLength > recentAllowance } ?? false
         if time > 0, !removed, change <= gateSquared * recentAllowance {
             time += dt
             let k = dt / min(time, averagingTime)
@@ -106,8 +113,10 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
         let significant = time > correlationTime && mean.squaredLength - earthMean.squaredLength > gateSquared * variance
         if let b = baseline, !significant {
             offset = mean - b
-            offsetVariance = variance + baselineVariance
-        } else if offset != nil || significant {
+            offsetVariance = variance + stepVariance
+            return offset
+        }
+        if offset != nil || significant {
             baseline = nil
             offset = mean
             offsetVariance = variance
@@ -115,27 +124,32 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
         return offset
     }
 
-    /// The field stepped by `step` (body frame, µT) between two readings
-    /// (``FieldStep``): a field came with the board or went. It is removed at
-    /// once, the offset being the residual's change since, until the board has
-    /// turned enough to tell it from a field fixed in the room; a step back to
-    /// no offset ends it. `variance` is the step's (µT², summed over the
-    /// axes), `r` the body → earth rotation.
-    public mutating func stepped(by step: Vector3, variance: Double, rotation r: Matrix3) {
+    /// The field stepped by `step` (body frame, µT; its variance `variance`,
+    /// µT² summed over the axes) between readings (``FieldStep``): a field came
+    /// with the board or went. The offset changes by the step at once, and is
+    /// tentative until the board has turned enough to tell a carried field
+    /// from a field fixed in the room, the evidence for which starts again
+    /// from here. A step that leaves less than `tolerated` (µT², what the
+    /// compass's own error already allows) ends the offset: the field went,
+    /// and what remains was there before it came. `r` is the body → earth rotation.
+    public mutating func stepped(by step: Vector3, variance: Double, tolerated: Double, rotation r: Matrix3) {
         let before = offset ?? .zero, after = before + step
         let base = mean - before
+        // The evidence for a carried field starts again from the residual's
+        // mean with the step in it, worth ``changeTime`` of readings: turned
+        // into the earth frame, it is the same vector at first.
         recent += step
         mean += step
-        earthMean += r * step
+        earthMean = r * mean
         spread = 0
-        time = min(time, correlationTime)
-        guard after.squaredLength > gateSquared * variance else {
+        time = changeTime
+        guard after.squaredLength > gateSquared * (variance + tolerated) else {
             offset = nil
             baseline = nil
             return
         }
         baseline = base
-        baselineVariance = variance
+        stepVariance = variance
         offset = after
         offsetVariance = variance
     }
