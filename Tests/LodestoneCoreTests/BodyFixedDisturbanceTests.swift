@@ -132,16 +132,23 @@ import LodestoneSimulation
         #expect((confirmed - (before + magnet)).length < 0.3, "offset \(confirmed)")
     }
 
+    static let still = Quaternion(axis: Vector3(0, 0, 1), angle: 0.3)
+
+    /// An estimator that was told of a step of `magnet` on a still board, and
+    /// saw its residuals for 5 s.
+    func afterAStep(of magnet: Vector3, seed: UInt64) -> BodyFixedDisturbance {
+        var e = estimator()
+        e.stepped(by: magnet, variance: 0.01, tolerated: 1, rotation: Self.still.rotationMatrix)
+        feed(&e, from: 0, seconds: 5, seed: seed, attitude: { _ in Self.still }, residual: { _ in magnet })
+        return e
+    }
+
     /// A step that takes the offset back to within what the compass's error
     /// allows ends it: the magnet came off.
     @Test func aStepBackEndsTheOffset() {
-        var e = estimator()
-        let still = Quaternion(axis: Vector3(0, 0, 1), angle: 0.3)
-        let magnet = Vector3(8, -5, 3)
-        e.stepped(by: magnet, variance: 0.01, tolerated: 1, rotation: still.rotationMatrix)
-        feed(&e, from: 0, seconds: 5, seed: 34, attitude: { _ in still }, residual: { _ in magnet })
+        var e = afterAStep(of: Vector3(8, -5, 3), seed: 34)
         #expect(e.offset != nil)
-        e.stepped(by: Vector3(-7.5, 4.6, -2.8), variance: 0.01, tolerated: 1, rotation: still.rotationMatrix)
+        e.stepped(by: Vector3(-7.5, 4.6, -2.8), variance: 0.01, tolerated: 1, rotation: Self.still.rotationMatrix)
         #expect(e.offset == nil && !e.isTentative)
     }
 
@@ -149,17 +156,13 @@ import LodestoneSimulation
     /// being seen (the readings were disturbed meanwhile) is dropped: the
     /// plain readings explain them better.
     @Test func aTentativeOffsetTheResidualsNoLongerShowIsDropped() throws {
-        var e = estimator()
-        let still = Quaternion(axis: Vector3(0, 0, 1), angle: 0.3)
-        let magnet = Vector3(8, -5, 3)
-        e.stepped(by: magnet, variance: 0.01, tolerated: 1, rotation: still.rotationMatrix)
-        feed(&e, from: 0, seconds: 5, seed: 35, attitude: { _ in still }, residual: { _ in magnet })
+        var e = afterAStep(of: Vector3(8, -5, 3), seed: 35)
         #expect(e.offset != nil)
         var droppedAt: Double?
         var random = RandomSource(seed: 36)
         for i in 0..<500 {
             let r = Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.5
-            e.update(residual: r, earth: still.rotate(r), allowance: 0.3, dt: dt)
+            e.update(residual: r, earth: Self.still.rotate(r), allowance: 0.3, dt: dt)
             if droppedAt == nil, e.offset == nil { droppedAt = Double(i) * dt }
         }
         let at = try #require(droppedAt, "never dropped")
