@@ -104,10 +104,9 @@ struct FieldStep: Sendable {
             // The reference follows slowly: a field that moved and stopped is
             // caught up with; a prediction that keeps drifting (a gyro gone
             // wrong, which the heading's safety net is for) never is.
-            let agrees = s.squaredLength <= gateSquared * allowance
-            quietSinceGiveUp = agrees ? quiet + dt : 0
+            let quietNow = s.squaredLength <= gateSquared * allowance ? quiet + dt : 0
+            quietSinceGiveUp = quietNow >= settlingTime ? nil : quietNow
             follow(earth, from: ref, noise: noise, weight: min(1, dt / referenceTime))
-            if quiet + dt >= settlingTime { quietSinceGiveUp = nil }
             return .none
         }
         // A field that came with the board jumps; the prediction's own error
