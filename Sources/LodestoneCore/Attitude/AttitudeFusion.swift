@@ -600,7 +600,7 @@ public struct AttitudeFusion: Sendable {
         let vertical = norm * magnetic.referenceSinDip
         let horizontal = (norm * norm - vertical * vertical).squareRoot()
         let residualE = Vector3(mE.x, mE.y - horizontal, mE.z + vertical)
-        let residual = r.row0 * residualE.x + r.row1 * residualE.y + r.row2 * residualE.z // Rᵀ · residualE
+        let residual = r.transposedTimes(residualE)
         // How far the residual may stray while the offset stays the same: noise
         // averaged over the change time; the attitude uncertainty (the heading
         // turns the horizontal field, a tilt about east all of it, about north

@@ -66,7 +66,7 @@ struct FieldStep: Sendable {
             }
         }
 
-        /// The last reading's step, or the mean of the half it went into.
+        /// The mean step of the half being filled, which a new reading must stay near.
         var latest: Vector3 { late.count > 0 ? late.mean : early.mean }
     }
 
@@ -98,13 +98,14 @@ struct FieldStep: Sendable {
             restart(at: earth, noise: noise)
             return .none
         }
-        let s = m - (r.row0 * ref.x + r.row1 * ref.y + r.row2 * ref.z) // Rᵀ · reference
+        let s = m - r.transposedTimes(ref)
         let allowance = noise + referenceVariance + turning
+        let isOff = s.squaredLength > gateSquared * allowance
         if let quiet = quietSinceGiveUp {
             // The reference follows slowly: a field that moved and stopped is
             // caught up with; a prediction that keeps drifting (a gyro gone
             // wrong, which the heading's safety net is for) never is.
-            let quietNow = s.squaredLength <= gateSquared * allowance ? quiet + dt : 0
+            let quietNow = isOff ? 0 : quiet + dt
             quietSinceGiveUp = quietNow >= settlingTime ? nil : quietNow
             follow(earth, from: ref, noise: noise, weight: min(1, dt / referenceTime))
             return .none
@@ -115,11 +116,11 @@ struct FieldStep: Sendable {
         // the heading's gate and safety net.
         let jumped = (s - quick).squaredLength > gateSquared * (noise + turning)
         quick += (s - quick) * min(1, dt / quickTime)
-        if candidate == nil, s.squaredLength > gateSquared * allowance, !jumped {
+        if candidate == nil, isOff, !jumped {
             follow(earth, from: ref, noise: noise, weight: min(1, dt / referenceTime))
             return .none
         }
-        guard s.squaredLength > gateSquared * allowance else {
+        guard isOff else {
             candidate = nil
             // Readings near the gate count less: the start of a field moving
             // away (a magnet coming) is not averaged into the reference.

@@ -84,6 +84,13 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
         Vector3(m.row0.dot(v), m.row1.dot(v), m.row2.dot(v))
     }
 
+    /// `mᵀ · v` without forming the transpose: for a rotation, from the frame
+    /// it maps into back to the one it maps from.
+    @inlinable
+    public func transposedTimes(_ v: Vector3) -> Vector3 {
+        row0 * v.x + row1 * v.y + row2 * v.z
+    }
+
     @inlinable
     public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         let bt = b.transposed
