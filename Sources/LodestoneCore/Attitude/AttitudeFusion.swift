@@ -90,9 +90,6 @@ public struct AttitudeFusion: Sendable {
     /// The carried field's learning as it was when readings were first held
     /// for a possible step.
     private var carriedBeforeStep: BodyFixedDisturbance?
-    /// Time of readings held for a possible step since the safety net last
-    /// judged one (``CompassAgreement``), s.
-    private var heldSinceCompared = 0.0
     private var lastMagneticReadingRejected = false
     private var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
@@ -475,9 +472,7 @@ public struct AttitudeFusion: Sendable {
             fieldNorm = (m - o).length
         }
         if holding {
-            // Not evidence either way for the safety net, but time it waits:
-            // a gyro gone wrong makes readings drift off the prediction too.
-            heldSinceCompared += dt
+            agreement.held(for: dt)
             lastMagneticReadingRejected = true
             shift.skipped(turned: pending.rotation)
             compassLearningInterrupted()
@@ -525,10 +520,8 @@ public struct AttitudeFusion: Sendable {
         // The agreement judges the compass itself against the heading: what the
         // compass-error estimate explains away is part of the disagreement.
         let raw = innovation + compassError + correction.compass
-        let waited = dt + heldSinceCompared
-        heldSinceCompared = 0
         if agreement.observe(innovation: raw, accepted: accepted, expected: errors.angle.row2.z + compassErrorVariance,
-                             white: white, dt: waited) {
+                             white: white, dt: dt) {
             giveWayToCompass(disagreement: agreement.disagreement,
                              lasting: max(agreement.rejectedFor, agreement.inconsistentFor), rotation: r)
         }

@@ -34,6 +34,8 @@ public struct CompassAgreement: Hashable, Sendable {
     /// The heading innovation of the clean readings, averaged over about a second, rad.
     public private(set) var disagreement = 0.0
     private var started = false
+    /// Time of readings held back since the last judged one, s: see ``held(for:)``.
+    private var heldFor = 0.0
     static let averagingTime = 1.0
 
     public init(longestRejection: Double, longestInconsistency: Double) {
@@ -47,6 +49,8 @@ public struct CompassAgreement: Hashable, Sendable {
     /// filter must give way.
     public mutating func observe(innovation: Double, accepted: Bool, expected: Double, white: Double,
                                  dt: Double) -> Bool {
+        let dt = dt + heldFor
+        heldFor = 0
         let k = min(1, dt / Self.averagingTime)
         disagreement = started ? disagreement + (innovation - disagreement) * k : innovation
         started = true
@@ -56,9 +60,17 @@ public struct CompassAgreement: Hashable, Sendable {
         return rejectedFor >= longestRejection || inconsistentFor >= longestInconsistency
     }
 
+    /// A reading was held back (``FieldStep``): no evidence either way, but
+    /// time waited, counted into the next judgement, since a gyro gone wrong
+    /// makes readings drift off the prediction too.
+    public mutating func held(for dt: Double) {
+        heldFor += dt
+    }
+
     /// The filter gave way, or a reading does not look clean (strength or dip
     /// off): no evidence either way from here.
     public mutating func reset() {
+        heldFor = 0
         rejectedFor = 0
         inconsistentFor = 0
         started = false
