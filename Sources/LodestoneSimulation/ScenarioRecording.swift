@@ -140,7 +140,9 @@ public struct ScenarioRecording: SensorSource, Sendable {
     private mutating func magnetometerReading(_ k: Kinematics) -> Vector3 {
         let model = sensors.magnetometer
         let (x, y, z) = magnetometerNoise.gaussianVector(sigma: model.noise)
-        var m = model.softIron * k.attitude.conjugate.rotate(environment.field) + model.hardIron + Vector3(x, y, z)
+        var earth = environment.field
+        for c in model.roomFields where k.time >= c.start && k.time < c.end { earth += c.field }
+        var m = model.softIron * k.attitude.conjugate.rotate(earth) + model.hardIron + Vector3(x, y, z)
         for c in model.carriedFields where k.time >= c.start && k.time < c.end { m += c.field }
         return Self.rounded(m, model.resolution)
     }

@@ -20,6 +20,10 @@ public struct SyntheticRecording: SensorSource, Sendable {
     /// hard iron that changed at `start` for good (`end` infinite).
     public var carriedFields: [CarriedField] = []
 
+    /// A field fixed in the room for a while (µT, earth frame, east-north-up,
+    /// added to the earth field): a motor switched on beside the board.
+    public typealias RoomField = CarriedField
+
     public struct CarriedField: Hashable, Sendable {
         public var start: Double
         public var end: Double

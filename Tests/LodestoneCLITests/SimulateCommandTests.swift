@@ -99,11 +99,42 @@ import Testing
         (["--cases", "turn-1"], "--cases needs --battery"),
         (["--noise", "loud"], "unknown --noise 'loud'; use none, typical, or a multiple of typical such as 3"),
         (["--noise", "-2"], "unknown --noise '-2'"),
+        (["--room-field", "10,5,1,2,3"], "--room-field: END must be after START, got 10.0 and 5.0"),
+        (["--room-field", "1,2,3"], "--room-field needs 5 comma-separated numbers"),
     ])
     func optionsThatCannotApplyAreRefused(_ extra: [String], _ message: String) throws {
         let r = try CommandRunner.run(["simulate", "-o", scratch.path("x.lslog")] + extra)
         #expect(r.status == 2)
         #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+
+    /// `--room-field` adds its east-north-up vector to the earth field from
+    /// START to END only: turned into the board's frame by the truth attitude,
+    /// the magnetometer differs from the same log without it by exactly that
+    /// (noise and all else being the same seed's).
+    @Test func roomFieldIsAddedInTheEarthFrameForItsTime() throws {
+        let plain = scratch.path("plain.csv"), room = scratch.path("room.csv")
+        let common = ["--scenario", "turn", "--turn-rate", "30", "--duration", "40", "--rate", "20", "--truth", "--noise", "none"]
+        #expect(try CommandRunner.run(["simulate", "-o", plain] + common).status == 0)
+        #expect(try CommandRunner.run(["simulate", "-o", room, "--room-field", "12,16,6,5,4"] + common).status == 0)
+        let a = try table(plain), b = try table(room)
+        func column(_ name: String) -> Int { a.columns.firstIndex(of: name)! }
+        for (rowA, rowB) in zip(a.rows, b.rows) {
+            let t = Double(rowA[column("time")])!
+            let difference = ["mag_x", "mag_y", "mag_z"].map { Double(rowB[column($0)])! - Double(rowA[column($0)])! }
+            let (w, x, y, z) = (Double(rowA[column("truth_w")])!, Double(rowA[column("truth_x")])!,
+                                Double(rowA[column("truth_y")])!, Double(rowA[column("truth_z")])!)
+            // Rᵀ·(6, 5, 4), R the body → ENU rotation of the truth quaternion.
+            let r = [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
+            let field = [6.0, 5, 4]
+            let expected = (0..<3).map { c in (0..<3).reduce(0.0) { $0 + r[$1][c] * field[$1] } }
+            let on = t >= 12 && t < 16
+            for axis in 0..<3 {
+                #expect(abs(difference[axis] - (on ? expected[axis] : 0)) < 0.01, "t \(t) axis \(axis): \(difference)")
+            }
+        }
     }
 
     /// The battery's logs come with the profile a user would pass to `evaluate`.

@@ -68,6 +68,7 @@ enum SimulateCommand: Command {
         .value("soft-iron", "A,B,C,D,E,F,G,H,I", "Soft-iron distortion matrix, row-major."),
         .value("hard-iron-step", "T,X,Y,Z", "From time T (s) on, the hard iron is X,Y,Z µT (a part magnetised, a battery swapped)."),
         .value("magnet", "START,END,X,Y,Z", "A magnet carried with the board from START to END (s), adding X,Y,Z µT."),
+        .value("room-field", "START,END,E,N,U", "A field fixed in the room from START to END (s), adding E,N,U µT (east, north, up) to the earth's: a motor switched on beside the board."),
         .value("field", "UT,DIP", "Field strength in µT and dip in degrees (default 50,65)."),
         .value("latitude", "DEG", "Latitude, for the Earth's rate the gyroscope senses (default 50)."),
         .value("declination", "DEG", "Declination, for the track column (default 0)."),

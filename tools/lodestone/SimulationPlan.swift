@@ -129,6 +129,10 @@ struct SimulationPlan {
             guard v[1] > v[0] else { throw UsageError("--magnet: END must be after START, got \(v[0]) and \(v[1])") }
             sensors.magnetometer.carriedFields.append(.init(start: v[0], end: v[1], field: Vector3(v[2], v[3], v[4])))
         }
+        if let v = try numbers(arguments, "room-field", count: 5) {
+            guard v[1] > v[0] else { throw UsageError("--room-field: END must be after START, got \(v[0]) and \(v[1])") }
+            sensors.magnetometer.roomFields.append(.init(start: v[0], end: v[1], field: Vector3(v[2], v[3], v[4])))
+        }
         sensors.magnetometer.rate = try arguments.double("mag-rate", in: 0.1...100_000)
         if arguments.flag("speed") {
             var speed = GroundSpeedModel.typical

@@ -2,7 +2,7 @@ import LodestoneCore
 
 /// How a simulated magnetometer departs from the true field, and how often it samples.
 ///
-/// Reads `softIron · B_body + hardIron + carried fields + noise`, rounded to
+/// Reads `softIron · (B + room fields)_body + hardIron + carried fields + noise`, rounded to
 /// `resolution`. With a `rate`, it samples on its own clock and each IMU
 /// sample carries the latest reading (held), as IIO delivers a slower
 /// magnetometer next to a faster IMU.
@@ -18,6 +18,8 @@ public struct MagnetometerModel: Hashable, Sendable {
     public var resolution: Double
     /// Fields carried with the board for a while: a magnet, a changed hard iron.
     public var carriedFields: [SyntheticRecording.CarriedField]
+    /// Fields fixed in the room for a while: a motor switched on beside the board.
+    public var roomFields: [SyntheticRecording.RoomField] = []
 
     public init(noise: Double = 0, hardIron: Vector3 = .zero, softIron: Matrix3 = .identity, rate: Double? = nil,
                 resolution: Double = 0, carriedFields: [SyntheticRecording.CarriedField] = []) {
