@@ -16,9 +16,9 @@
 /// gone wrong, and is followed) opens a candidate, and the readings are held
 /// back from the heading while it is open. It closes as a step once the
 /// readings have agreed on one new field for ``settlingTime`` (a spike, or a
-/// field still moving, is no step); as nothing when a reading is back on the
-/// prediction, or when the new field holds still in the earth frame while it
-/// turns in the board's (the room's field); and is given up after
+/// field still moving, is no step); as a step of the room's field when the new
+/// field holds still in the earth frame while it turns in the board's; as
+/// nothing when a reading is back on the prediction; and is given up after
 /// ``longestCandidate`` of a field that keeps moving (a magnet waved past: the
 /// strength and dip tests are for that), until the readings agree again for
 /// ``settlingTime`` with a reference that follows them slowly.
@@ -79,6 +79,10 @@ struct FieldStep: Sendable {
         /// The field stepped by this vector, body frame, µT; the variance of
         /// that figure, µT² summed over the axes.
         case step(Vector3, variance: Double)
+        /// The field here stepped by this vector, earth frame, µT: a new field
+        /// that holds still in the earth frame while the board turns (a part
+        /// switched on in the room); its variance as for ``step(_:variance:)``.
+        case roomStep(Vector3, variance: Double)
     }
 
     init(settlingTime: Double, longestCandidate: Double, referenceTime: Double) {
@@ -171,12 +175,14 @@ struct FieldStep: Sendable {
         let noiseDrift = gateSquared * noise * (1 / e.count + 1 / l.count)
         let drift = noiseDrift + gateSquared * (e.turning + l.turning) / (e.count + l.count)
         let bodyDrift = (l.mean - e.mean).squaredLength, earthDrift = (l.earthMean - e.earthMean).squaredLength
+        let variance = noise / (e.count + l.count) + referenceVariance
         // A new field that holds still in the earth frame while it turns in the
         // board's (by more than noise, and by twice as much as in the earth
-        // frame) is the room's, not a step of the board's: it is the field here now.
-        if bodyDrift > noiseDrift, 4 * earthDrift < bodyDrift { return Outcome.none }
+        // frame) is the room's, not a step of the board's.
+        if bodyDrift > noiseDrift, 4 * earthDrift < bodyDrift {
+            return .roomStep((e.earthSum + l.earthSum) / (e.count + l.count), variance: variance)
+        }
         if bodyDrift <= drift {
-            let variance = noise / (e.count + l.count) + referenceVariance
             return .step((e.sum + l.sum) / (e.count + l.count), variance: variance)
         }
         c.early = l

@@ -50,6 +50,25 @@ import LodestoneSimulation
         #expect(outcomes.filter { $0.time >= 5 && $0.time < found[0].time }.allSatisfy { $0.outcome == .holding })
     }
 
+    /// A part switched on beside a board turning at 60 °/s about up, at 5 s:
+    /// the new field holds still in the earth frame while it turns in the
+    /// board's, so it is the room's step, given in the earth frame.
+    @Test func aFieldSwitchedOnInTheRoomIsARoomStep() throws {
+        let motor = Vector3(6, 5, 4) // east, north, up
+        let turn = { (t: Double) in Quaternion(axis: .unitZ, angle: 1.05 * t) }
+        let outcomes = Self.run(seconds: 10, attitude: turn) { t in t >= 5 ? turn(t).conjugate.rotate(motor) : .zero }
+        let found: [(time: Double, step: Vector3)] = outcomes.compactMap { entry in
+            if case let .roomStep(s, _) = entry.outcome { return (entry.time, s) }
+            return nil
+        }
+        try #require(found.count == 1, "room steps: \(found); carried steps: \(Self.steps(outcomes))")
+        #expect(Self.steps(outcomes).isEmpty)
+        // Turning in the board's frame, the new field restarts the settling
+        // now and then; within the longest time a candidate may stay open.
+        #expect(found[0].time > 5.9 && found[0].time < 8, "confirmed at \(found[0].time) s")
+        #expect((found[0].step - motor).length < 0.3, "step \(found[0].step)")
+    }
+
     /// The earth field seen from a board turning every which way at about
     /// 60 °/s: the gyro's attitude predicts each reading, and noise alone
     /// makes no step.

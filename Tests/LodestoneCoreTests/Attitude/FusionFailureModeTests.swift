@@ -19,11 +19,13 @@ import Testing
     /// Runs a scenario on typical sensors (no calibration residual) through gyro fusion.
     static func run(_ scenario: Scenario, bias: Vector3, rate: Double = 100, speed: Bool = false,
                     settling: Double = 10, settings: AttitudeFusion.Settings = .init(), seed: UInt64 = 1,
-                    gyroScaleError: Vector3 = .zero, carriedFields: [SyntheticRecording.CarriedField] = []) -> Run {
+                    gyroScaleError: Vector3 = .zero, carriedFields: [SyntheticRecording.CarriedField] = [],
+                    roomFields: [SyntheticRecording.RoomField] = []) -> Run {
         var sensors = SensorSuite.typical
         sensors.gyroscope.bias = bias * degree
         sensors.gyroscope.scaleError = gyroScaleError
         sensors.magnetometer.carriedFields = carriedFields
+        sensors.magnetometer.roomFields = roomFields
         if speed { sensors.groundSpeed = .typical }
         var recording = ScenarioRecording(scenario: scenario, sensors: sensors, rate: rate, includesGyroscope: true, seed: seed)
         var fusion = AttitudeFusion(settings: settings)
@@ -120,6 +122,24 @@ import Testing
         let magnet = SyntheticRecording.CarriedField(start: start, end: end, field: Vector3(8, -5, 3))
         let r = Self.run(scenario, bias: Vector3(0.2, 0.2, 0.2), settings: settings, seed: seed, carriedFields: [magnet])
         print("measured magnet from \(start) to \(end) s: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
+        #expect(r.beyondThree <= 0.01, "the error lay beyond three times the reported uncertainty in \(100 * r.beyondThree) % of the samples")
+        #expect(r.rmse < 3, "RMSE \(r.rmse)°")
+    }
+
+    /// A field fixed in the room comes in one step and stays (a motor switched
+    /// on beside a walker's path; 9 µT, turning the compass by up to 25°).
+    /// The step shows it is no rotation of the board; once the walker's turns
+    /// show it is not carried either, it is removed in the earth frame
+    /// (``FieldStep``'s room step). Taken as the field here, it was followed:
+    /// 42.8 % of samples beyond 3σ on the old code.
+    @Test(arguments: [(UInt64(15), 200.0), (UInt64(3), 150.0)])
+    func aFieldSwitchedOnInTheRoomIsNotFollowed(seed: UInt64, start: Double) {
+        var settings = AttitudeFusion.Settings()
+        settings.compassError = 5
+        let motor = SyntheticRecording.RoomField(start: start, field: Vector3(6, 5, 4))
+        let r = Self.run(.walk(.init(seed: seed)), bias: Vector3(0.2, 0.2, 0.2), settings: settings, seed: seed,
+                         roomFields: [motor])
+        print("measured room field from \(start) s: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
         #expect(r.beyondThree <= 0.01, "the error lay beyond three times the reported uncertainty in \(100 * r.beyondThree) % of the samples")
         #expect(r.rmse < 3, "RMSE \(r.rmse)°")
     }
