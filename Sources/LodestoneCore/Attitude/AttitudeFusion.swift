@@ -190,7 +190,7 @@ public struct AttitudeFusion: Sendable {
     /// Whether the last magnetometer reading was disturbed: rejected (field
     /// strength or dip off the reference, or a heading that contradicts the
     /// gyro), or off the reference until the field carried with the board
-    /// (``bodyFieldOffset``) was taken out of it.
+    /// (``bodyFieldOffset``), or a step of the room's field, was taken out of it.
     public var isMagneticallyDisturbed: Bool { lastMagneticReadingRejected || rawFieldDisturbed }
 
     /// The offset of a field carried with the board (a magnet fixed to it),
@@ -700,7 +700,7 @@ public struct AttitudeFusion: Sendable {
     /// The field here stepped by `s` (earth frame, µT; ``FieldStep``): a part
     /// switched on beside the board. Its readings are corrected by the step,
     /// the reference is not learned from them, and the step's uncertainty
-    /// counts in the heading's (``followRoomStep(measuredE:norm:dt:)``), until
+    /// counts in the heading's (``followRoomStep(dt:)``), until
     /// the field steps back.
     private mutating func roomStepped(by s: Vector3, variance: Double) {
         let offset = (roomStep?.offset ?? .zero) + s, total = (roomStep?.variance ?? 0) + variance
