@@ -15,24 +15,21 @@ import Testing
         return nil
     }
 
-    @Test func rejectedReadingsGiveWayAfterTheLongestRejection() {
-        var agreement = CompassAgreement(longestRejection: 2, longestInconsistency: 20)
-        let gaveWay = Self.feed(&agreement, count: 100, innovation: 0.5, accepted: false)
-        // 2 s of rejection is the 50th reading (index 49), give or take rounding.
-        #expect(gaveWay.map { (48...50).contains($0) } == true, "gave way at \(String(describing: gaveWay))")
+    /// Rejected readings give way after the longest rejection (2 s: the 50th
+    /// reading); accepted ones whose average stays inconsistent (0.1 rad
+    /// against an expected 0.01 rad) after the longest inconsistency (5 s: the
+    /// 125th), give or take rounding.
+    @Test(arguments: [(false, 0.5, 48...50), (true, 0.1, 123...127)])
+    func theFilterGivesWayAfterTheLongestTime(accepted: Bool, innovation: Double, when: ClosedRange<Int>) {
+        var agreement = CompassAgreement(longestRejection: 2, longestInconsistency: 5)
+        let gaveWay = Self.feed(&agreement, count: 200, innovation: innovation, accepted: accepted)
+        #expect(gaveWay.map { when.contains($0) } == true, "gave way at \(String(describing: gaveWay))")
     }
 
     @Test func agreeingReadingsNeverGiveWay() {
         var agreement = CompassAgreement(longestRejection: 2, longestInconsistency: 5)
         #expect(Self.feed(&agreement, count: 2000, innovation: 0.001, accepted: true) == nil)
         #expect(agreement.variance == 0)
-    }
-
-    @Test func anAcceptedButInconsistentAverageGivesWayLater() {
-        var agreement = CompassAgreement(longestRejection: 2, longestInconsistency: 5)
-        // 0.1 rad against an expected spread of 0.01 rad: far beyond two deviations.
-        let gaveWay = Self.feed(&agreement, count: 200, innovation: 0.1, accepted: true)
-        #expect(gaveWay.map { (123...127).contains($0) } == true, "gave way at \(String(describing: gaveWay))")
     }
 
     @Test func heldTimeCountsIntoTheNextJudgement() {
