@@ -126,20 +126,21 @@ import Testing
         #expect(r.rmse < 3, "RMSE \(r.rmse)°")
     }
 
-    /// A field fixed in the room comes in one step and stays (a motor switched
-    /// on beside a walker's path; 9 µT, turning the compass by up to 25°).
-    /// The step shows it is no rotation of the board; once the walker's turns
-    /// show it is not carried either, it is removed in the earth frame
-    /// (``FieldStep``'s room step). Taken as the field here, it was followed:
-    /// 42.8 % of samples beyond 3σ on the old code.
-    @Test(arguments: [(UInt64(15), 200.0), (UInt64(3), 150.0)])
-    func aFieldSwitchedOnInTheRoomIsNotFollowed(seed: UInt64, start: Double) {
+    /// A field fixed in the room comes in one step and stays, or goes again a
+    /// minute later (a motor switched on beside a walker's path; 9 µT, turning
+    /// the compass by up to 25°). The step shows it is no rotation of the
+    /// board; once the walker's turns show it is not carried either, it is
+    /// removed in the earth frame (``FieldStep``'s room step), until it steps
+    /// back. Taken as the field here, it was followed: the first two had 58 %
+    /// and 66 % of samples beyond 3σ before.
+    @Test(arguments: [(UInt64(15), 200.0, Double.infinity), (UInt64(3), 150.0, .infinity), (UInt64(15), 200.0, 260.0)])
+    func aFieldSwitchedOnInTheRoomIsNotFollowed(seed: UInt64, start: Double, end: Double) {
         var settings = AttitudeFusion.Settings()
         settings.compassError = 5
-        let motor = SyntheticRecording.RoomField(start: start, field: Vector3(6, 5, 4))
+        let motor = SyntheticRecording.RoomField(start: start, end: end, field: Vector3(6, 5, 4))
         let r = Self.run(.walk(.init(seed: seed)), bias: Vector3(0.2, 0.2, 0.2), settings: settings, seed: seed,
                          roomFields: [motor])
-        print("measured room field from \(start) s: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
+        print("measured room field from \(start) to \(end) s: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
         #expect(r.beyondThree <= 0.01, "the error lay beyond three times the reported uncertainty in \(100 * r.beyondThree) % of the samples")
         #expect(r.rmse < 3, "RMSE \(r.rmse)°")
     }
