@@ -35,7 +35,8 @@ struct FieldStep: Sendable {
     private var reference: Vector3?
     private var referenceVariance = 0.0
     private var candidate: Candidate?
-    /// The difference from the reference averaged over ``quickTime``, µT.
+    /// The difference from the reference averaged over ``quickTime``, µT, each
+    /// reading weighted by how well the attitude predicts it.
     private var quick = Vector3.zero
     /// How fast a difference must grow to be a step, s.
     var quickTime: Double { 0.25 * settlingTime }
@@ -119,7 +120,9 @@ struct FieldStep: Sendable {
         // that grew no faster than over ``quickTime`` is followed, and left to
         // the heading's gate and safety net.
         let jumped = (s - quick).squaredLength > gateSquared * (noise + turning)
-        quick += (s - quick) * min(1, dt / quickTime)
+        // A reading the attitude may be off for moves the quick average less:
+        // a step that comes in a fast turn stands out once the turn ends.
+        quick += (s - quick) * min(1, dt / quickTime) * noise / (noise + turning)
         if candidate == nil, isOff, !jumped {
             follow(earth, from: ref, noise: noise, weight: min(1, dt / referenceTime))
             return .none
