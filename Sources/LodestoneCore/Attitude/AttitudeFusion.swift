@@ -90,15 +90,7 @@ public struct AttitudeFusion: Sendable {
     /// The carried field's learning as it was when readings were first held
     /// for a possible step.
     private var carriedBeforeStep: BodyFixedDisturbance?
-    /// A step of the field fixed in the room, earth frame, µT, removed from
-    /// the readings (``roomStepped(by:variance:)``), and its variance, µT².
-    private var roomStep: (offset: Vector3, variance: Double)?
-    /// The last step taken for a carried field while it is tentative, as it
-    /// was in the earth frame, µT, and its variance: the room's, if the
-    /// board's turning shows it is not carried (``resolveAsRoomStep(_:residual:allowance:)``).
-    private var unresolvedStep: (earth: Vector3, variance: Double)?
-    /// How long the readings without the room's step have agreed with the heading better than with it, s.
-    private var roomFadedFor = 0.0
+    private var room = RoomFieldStep()
     private var lastMagneticReadingRejected = false
     private var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
@@ -475,9 +467,9 @@ public struct AttitudeFusion: Sendable {
         let measuredE = r * m
         offsetHeadingVariance = 0
         let holding = fieldStepped(m, age: age, rotation: r, rate: rate, dt: dt)
-        followRoomStep(dt: dt)
-        let m = roomStep.map { m - r.transposedTimes($0.offset) } ?? m
-        let rawE = roomStep.map { measuredE - $0.offset } ?? measuredE
+        room.aged(dt: dt, growthTime: settings.fieldReferenceTime)
+        let m = room.removed.map { m - r.transposedTimes($0.earth) } ?? m
+        let rawE = room.removed.map { measuredE - $0.earth } ?? measuredE
         var mE = rawE, fieldNorm = m.length
         if let o = trackCarriedField(fieldInEarth: rawE, rotation: r, rate: rate, dt: dt) {
             mE = rawE - r * o
@@ -491,16 +483,16 @@ public struct AttitudeFusion: Sendable {
             return
         }
         let horizontalSquared = mE.x * mE.x + mE.y * mE.y
-        let offsetVariance = (carried.offset != nil ? carried.offsetVariance : 0) + (roomStep?.variance ?? 0)
+        let offsetVariance = (carried.offset != nil ? carried.offsetVariance : 0) + (room.removed?.variance ?? 0)
         if offsetVariance > 0 {
             offsetHeadingVariance = offsetVariance / (1.5 * horizontalSquared) // 2 of 3 axes are horizontal
         }
-        if let room = roomStep {
-            noticeRoomStepFading(corrected: mE, measured: mE + room.offset, correction: correction, dt: dt)
+        if let removed = room.removed {
+            noticeRoomStepFading(corrected: mE, measured: mE + removed.earth, correction: correction, dt: dt)
         }
         lastMagneticReadingRejected = true
         defer {
-            rawFieldDisturbed = (carried.offset != nil || roomStep != nil)
+            rawFieldDisturbed = (carried.offset != nil || room.removed != nil)
                 && !magnetic.matches(fieldInEarth: measuredE, norm: measuredE.length)
         }
         guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: pending.rotation, dt: dt),
@@ -550,7 +542,7 @@ public struct AttitudeFusion: Sendable {
         }
         correction += errors.measureHeading(innovation: innovation, noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
-        if carried.offset == nil, roomStep == nil {
+        if carried.offset == nil, room.removed == nil {
             let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = loops.variance
             let smoothed = compassSpread.observe(innovation: innovation + compassError + correction.compass,
                                                  whiteVariance: white, attitude: attitude, time: elapsed) { turned, time in
@@ -622,25 +614,14 @@ public struct AttitudeFusion: Sendable {
             + errors.angle.row1.y * vertical * vertical
             + coefficients.latencySquared * norm * norm * rate.squaredLength
         let offset = carried.update(residual: residual, earth: residualE, allowance: allowance, dt: dt)
-        if let step = unresolvedStep, !carried.isTentative {
-            unresolvedStep = nil
-            if offset == nil { resolveAsRoomStep(step, residual: residualE, allowance: allowance) }
+        // A step the board's turning showed is not carried may be the room's;
+        // if not, it is left to the strength and dip tests and the heading's gate.
+        if !carried.isTentative {
+            room.carriedStepResolved(residual: offset == nil ? residualE : nil,
+                                     allowance: allowance + 3 * noise.magnetometerVariance,
+                                     gateSquared: coefficients.magneticGateSquared)
         }
         return offset
-    }
-
-    /// A step taken for a carried field (``BodyFixedDisturbance/stepped(by:variance:tolerated:rotation:)``)
-    /// that the board's turning showed is not carried: if the readings are
-    /// off the reference by the step as it was in the earth frame, it is the
-    /// room's (``roomStepped(by:variance:)``); else it is left to the
-    /// strength and dip tests and the heading's gate.
-    private mutating func resolveAsRoomStep(_ step: (earth: Vector3, variance: Double), residual: Vector3,
-                                           allowance: Double) {
-        let left = (residual - step.earth).squaredLength
-        guard left < residual.squaredLength,
-              left <= coefficients.magneticGateSquared * (allowance + 3 * noise.magnetometerVariance + step.variance)
-        else { return }
-        roomStepped(by: step.earth, variance: step.variance)
     }
 
     /// Looks for a step of the body-frame field (``FieldStep``) and hands a
@@ -674,16 +655,14 @@ public struct AttitudeFusion: Sendable {
         case let .roomStep(s, variance):
             if let before = carriedBeforeStep { carried = before }
             carriedBeforeStep = nil
-            roomStepped(by: s, variance: variance)
+            room.stepped(by: .init(earth: s, variance: variance), gateSquared: coefficients.magneticGateSquared)
             return false
         case let .step(s, variance):
             // What the carried field's learning took in while the step settled is the step itself.
             if let before = carriedBeforeStep { carried = before }
             carriedBeforeStep = nil
             // The room's field going as it came, while the board held still.
-            if let room = roomStep, (r * s + room.offset).squaredLength
-                <= coefficients.magneticGateSquared * (variance + room.variance) {
-                roomStep = nil
+            if room.steppedBack(by: .init(earth: r * s, variance: variance), gateSquared: coefficients.magneticGateSquared) {
                 return false
             }
             let norm = magnetic.referenceNorm ?? 0, sinDip = magnetic.referenceSinDip
@@ -692,29 +671,10 @@ public struct AttitudeFusion: Sendable {
             // field: off by as large a share of it as the compass error allows.
             carried.stepped(by: s, variance: variance + compassErrorVariance * s.squaredLength,
                             tolerated: compassErrorVariance * horizontalSquared, rotation: r)
-            unresolvedStep = carried.isTentative ? (r * s, variance + compassErrorVariance * s.squaredLength) : nil
+            room.tookCarriedStep(carried.isTentative
+                ? .init(earth: r * s, variance: variance + compassErrorVariance * s.squaredLength) : nil)
             return false
         }
-    }
-
-    /// The field here stepped by `s` (earth frame, µT; ``FieldStep``): a part
-    /// switched on beside the board. Its readings are corrected by the step,
-    /// the reference is not learned from them, and the step's uncertainty
-    /// counts in the heading's (``followRoomStep(dt:)``), until
-    /// the field steps back.
-    private mutating func roomStepped(by s: Vector3, variance: Double) {
-        let offset = (roomStep?.offset ?? .zero) + s, total = (roomStep?.variance ?? 0) + variance
-        roomStep = offset.squaredLength <= coefficients.magneticGateSquared * total ? nil : (offset, total)
-        roomFadedFor = 0
-    }
-
-    /// A room's step is known where it was measured: as the board moves on,
-    /// the field there may differ by as much again, so its variance grows
-    /// toward its own size squared over ``Settings/fieldReferenceTime``.
-    private mutating func followRoomStep(dt: Double) {
-        guard var room = roomStep else { return }
-        room.variance += max(0, room.offset.squaredLength - room.variance) * dt / settings.fieldReferenceTime
-        roomStep = room
     }
 
     /// A room's field that faded rather than stepped back (the board carried
@@ -733,11 +693,7 @@ public struct AttitudeFusion: Sendable {
             * (errors.compassHeadingVariance + 3 * noise.magnetometerVariance / horizontalSquared)
         let agrees = fromMeasured * fromMeasured <= limit && abs(fromMeasured) < abs(fromCorrected)
             && magnetic.matches(fieldInEarth: measured, norm: measured.length)
-        roomFadedFor = agrees ? roomFadedFor + dt : 0
-        if roomFadedFor >= settings.longestCompassInconsistency {
-            roomStep = nil
-            roomFadedFor = 0
-        }
+        room.observeFading(agrees: agrees, dt: dt, longest: settings.longestCompassInconsistency)
     }
 
     /// The magnetometer calibration changed: `map` takes a reading calibrated the
@@ -760,9 +716,7 @@ public struct AttitudeFusion: Sendable {
         shift.reset()
         fieldStep.reset()
         carriedBeforeStep = nil
-        roomStep = nil
-        unresolvedStep = nil
-        roomFadedFor = 0
+        room.reset()
         offsetHeadingVariance = 0
         rawFieldDisturbed = false
         let radians = newError.map { $0 * Angle.radiansPerDegree }
@@ -846,9 +800,7 @@ public struct AttitudeFusion: Sendable {
         shift.reset()
         fieldStep.reset()
         carriedBeforeStep = nil
-        roomStep = nil
-        unresolvedStep = nil
-        roomFadedFor = 0
+        room.reset()
         lostSamples.reset()
         unconfirmed.restart(gyroBias: gyroBias)
         pending = PendingField()

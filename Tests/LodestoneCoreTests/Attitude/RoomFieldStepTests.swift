@@ -1,0 +1,80 @@
+import Testing
+@testable import LodestoneCore
+
+/// The room's field as a step removed in the earth frame: when it starts,
+/// how its uncertainty grows, and each way it ends.
+@Suite struct RoomFieldStepTests {
+    static let gateSquared = 9.0
+    static let motor = RoomFieldStep.Field(earth: Vector3(6, 5, 4), variance: 0.5)
+
+    @Test func aStepIsRemovedUntilTheFieldStepsBack() throws {
+        var room = RoomFieldStep()
+        room.stepped(by: Self.motor, gateSquared: Self.gateSquared)
+        #expect(try #require(room.removed).earth == Self.motor.earth)
+        let elsewhere = RoomFieldStep.Field(earth: Vector3(-6, 5, -4), variance: 0.5)
+        let wentBack = room.steppedBack(by: elsewhere, gateSquared: Self.gateSquared)
+        #expect(!wentBack, "another step is no step back")
+        #expect(room.removed != nil)
+        let back = RoomFieldStep.Field(earth: Vector3(-5.8, -5.1, -4.2), variance: 0.5)
+        let cameBack = room.steppedBack(by: back, gateSquared: Self.gateSquared)
+        #expect(cameBack)
+        #expect(room.removed == nil)
+    }
+
+    @Test func stepsAddUpAndWhatIsLeftWithinTheGateIsNothing() throws {
+        var room = RoomFieldStep()
+        room.stepped(by: Self.motor, gateSquared: Self.gateSquared)
+        room.stepped(by: .init(earth: Vector3(1, 0, 0), variance: 0.5), gateSquared: Self.gateSquared)
+        let both = try #require(room.removed)
+        #expect(both.earth == Vector3(7, 5, 4) && both.variance == 1)
+        // What is left, (0.5, 0, 0), is within 3 standard deviations of a variance of 1.5.
+        room.stepped(by: .init(earth: Vector3(-6.5, -5, -4), variance: 0.5), gateSquared: Self.gateSquared)
+        #expect(room.removed == nil)
+    }
+
+    /// Known where it was measured: the variance grows toward the step's size
+    /// squared (77 µT²) over the growth time, and no further.
+    @Test func theStepsVarianceGrowsTowardItsSize() throws {
+        var room = RoomFieldStep()
+        room.aged(dt: 1, growthTime: 60)
+        #expect(room.removed == nil, "no step, nothing to age")
+        room.stepped(by: Self.motor, gateSquared: Self.gateSquared)
+        room.aged(dt: 6, growthTime: 60)
+        let early = try #require(room.removed).variance
+        #expect(abs(early - (0.5 + 76.5 * 0.1)) < 1e-9)
+        for _ in 0..<10_000 { room.aged(dt: 1, growthTime: 60) }
+        let late = try #require(room.removed).variance
+        #expect(late <= 77 + 1e-9 && late > 76.9)
+    }
+
+    @Test func aFadedFieldEndsOnlyAfterAgreeingForTheLongestTime() {
+        var room = RoomFieldStep()
+        room.stepped(by: Self.motor, gateSquared: Self.gateSquared)
+        for _ in 0..<40 { room.observeFading(agrees: true, dt: 0.1, longest: 5) }
+        room.observeFading(agrees: false, dt: 0.1, longest: 5)
+        for _ in 0..<40 { room.observeFading(agrees: true, dt: 0.1, longest: 5) }
+        #expect(room.removed != nil, "a disagreement starts the time again")
+        for _ in 0..<11 { room.observeFading(agrees: true, dt: 0.1, longest: 5) }
+        #expect(room.removed == nil)
+    }
+
+    /// A carried field's tentative step, dropped as the board turned: the
+    /// room's when the readings are still off the reference by it.
+    @Test(arguments: [(Vector3(6.2, 4.9, 4.1), true), (Vector3(0.3, -0.2, 0.1), false), (Vector3(-6, -5, -4), false)])
+    func aDroppedCarriedStepIsTheRoomsWhenTheReadingsStillShowIt(residual: Vector3, isRoom: Bool) {
+        var room = RoomFieldStep()
+        room.tookCarriedStep(Self.motor)
+        room.carriedStepResolved(residual: residual, allowance: 0.5, gateSquared: Self.gateSquared)
+        #expect((room.removed != nil) == isRoom, "residual \(residual)")
+        room.carriedStepResolved(residual: Self.motor.earth, allowance: 0.5, gateSquared: Self.gateSquared)
+        #expect((room.removed != nil) == isRoom, "a step is resolved once")
+    }
+
+    @Test func aCarriedStepKeptByTheTurningIsNotTheRooms() {
+        var room = RoomFieldStep()
+        room.tookCarriedStep(Self.motor)
+        room.carriedStepResolved(residual: nil, allowance: 0.5, gateSquared: Self.gateSquared)
+        room.carriedStepResolved(residual: Self.motor.earth, allowance: 0.5, gateSquared: Self.gateSquared)
+        #expect(room.removed == nil)
+    }
+}
