@@ -17,20 +17,27 @@ public struct SensorNoiseEstimate: Hashable, Sendable {
     /// Seconds of rest over which a new figure replaces the old one.
     public let learningTime: Double
 
+    /// The figures a filter starts with, each held at its floor: a setting of
+    /// 0 would make one reading exact, and every comparison with it 0 / 0.
     public init(magnetometerNoise: Double, gyroNoiseDensity: Double, accelerometerNoise: Double, learningTime: Double = 10) {
-        magnetometerVariance = magnetometerNoise * magnetometerNoise
-        gyroNoiseIntensity = gyroNoiseDensity * gyroNoiseDensity
-        accelerometerVariance = accelerometerNoise * accelerometerNoise
+        magnetometerVariance = max(magnetometerNoise * magnetometerNoise, Self.smallestMagnetometerVariance)
+        gyroNoiseIntensity = max(gyroNoiseDensity * gyroNoiseDensity, Self.smallestGyroNoiseIntensity)
+        accelerometerVariance = max(accelerometerNoise * accelerometerNoise, Self.smallestAccelerometerVariance)
         self.learningTime = learningTime
     }
+
+    /// Floors, that keep a quantised, apparently silent sensor from being believed exact.
+    static let smallestMagnetometerVariance = 1e-4
+    static let smallestGyroNoiseIntensity = 1e-12
+    static let smallestAccelerometerVariance = 1e-8
 
     /// Folds in a rest window's view, standing for `interval` seconds of
     /// samples `dt` apart.
     public mutating func learn(from window: SteadyRotation.Estimate, interval: Double, dt: Double) {
         let k = min(1, interval / learningTime)
-        // Floors keep a quantised, apparently silent sensor from being believed exact.
-        magnetometerVariance += (max(window.fieldScatter, 1e-4) - magnetometerVariance) * k
-        gyroNoiseIntensity += (max(window.rateScatter * dt, 1e-12) - gyroNoiseIntensity) * k
-        accelerometerVariance += (max(window.accelerationScatter, 1e-8) - accelerometerVariance) * k
+        magnetometerVariance += (max(window.fieldScatter, Self.smallestMagnetometerVariance) - magnetometerVariance) * k
+        gyroNoiseIntensity += (max(window.rateScatter * dt, Self.smallestGyroNoiseIntensity) - gyroNoiseIntensity) * k
+        accelerometerVariance += (max(window.accelerationScatter, Self.smallestAccelerometerVariance)
+            - accelerometerVariance) * k
     }
 }
