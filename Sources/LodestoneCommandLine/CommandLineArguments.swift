@@ -2,8 +2,13 @@
 ///
 /// A value is taken verbatim even when it starts with `-`, so `--lat -33.86`
 /// works; a lone `-` is a positional (standard input); `--` ends the options.
+/// An option given twice is refused, unless it is repeatable: a value
+/// silently replaced is a setting the user believes in and does not get.
 public struct CommandLineArguments: Sendable {
+    /// The value of each option given; the last, for a repeatable one.
     public private(set) var values: [String: String] = [:]
+    /// Every value of each repeatable option given, in order.
+    public private(set) var repeatedValues: [String: [String]] = [:]
     public private(set) var flags: Set<String> = []
     public private(set) var positionals: [String] = []
 
@@ -49,18 +54,29 @@ public struct CommandLineArguments: Sendable {
                 guard inline == nil else { throw UsageError("option --\(name) takes no value") }
                 flags.insert(name)
             } else if let inline {
-                values[name] = inline
+                try take(inline, for: option)
             } else {
                 guard i < arguments.count else { throw UsageError("option --\(name) needs a value (\(option.valueName!))") }
-                values[name] = arguments[i]
+                try take(arguments[i], for: option)
                 i += 1
             }
         }
     }
 
+    private mutating func take(_ value: String, for option: CommandLineOption) throws(UsageError) {
+        if let earlier = values[option.name], !option.isRepeatable {
+            throw UsageError("--\(option.name) is given twice ('\(earlier)', then '\(value)'); give it once")
+        }
+        values[option.name] = value
+        if option.isRepeatable { repeatedValues[option.name, default: []].append(value) }
+    }
+
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
     public func string(_ name: String) -> String? { values[name] }
+
+    /// Every value given for a repeatable option, in order; empty when it is absent.
+    public func strings(_ name: String) -> [String] { repeatedValues[name] ?? [] }
 
     /// A finite number, or nil when absent.
     public func double(_ name: String) throws(UsageError) -> Double? {

@@ -141,9 +141,9 @@ public struct ScenarioRecording: SensorSource, Sendable {
         let model = sensors.magnetometer
         let (x, y, z) = magnetometerNoise.gaussianVector(sigma: model.noise)
         var earth = environment.field
-        for c in model.roomFields where k.time >= c.start && k.time < c.end { earth += c.field }
+        for c in model.roomFields { earth += c.field * c.share(at: k.time) }
         var m = model.softIron * k.attitude.conjugate.rotate(earth) + model.hardIron + Vector3(x, y, z)
-        for c in model.carriedFields where k.time >= c.start && k.time < c.end { m += c.field }
+        for c in model.carriedFields { m += c.field * c.share(at: k.time) }
         return Self.rounded(m, model.resolution)
     }
 

@@ -28,11 +28,23 @@ public struct SyntheticRecording: SensorSource, Sendable {
         public var start: Double
         public var end: Double
         public var field: Vector3
+        /// After `end`, the field fades linearly to nothing over this many
+        /// seconds (a board carried away from a motor); 0 ends it in one step.
+        public var fade: Double
 
-        public init(start: Double, end: Double = .infinity, field: Vector3) {
+        public init(start: Double, end: Double = .infinity, field: Vector3, fade: Double = 0) {
             self.start = start
             self.end = end
             self.field = field
+            self.fade = fade
+        }
+
+        /// The share of the field there at time `t`: all of it from `start`
+        /// to `end`, then less and less over `fade`.
+        public func share(at t: Double) -> Double {
+            guard t >= start else { return 0 }
+            if t < end { return 1 }
+            return fade > 0 ? max(0, 1 - (t - end) / fade) : 0
         }
     }
 
@@ -73,7 +85,7 @@ public struct SyntheticRecording: SensorSource, Sendable {
         let acceleration = toBody.rotate(force) + Vector3(ax, ay, az)
         let (mx, my, mz) = random.gaussianVector(sigma: errors.magnetometerNoise)
         var field = errors.softIron * toBody.rotate(environment.field) + errors.hardIron + Vector3(mx, my, mz)
-        for c in carriedFields where t >= c.start && t < c.end { field += c.field }
+        for c in carriedFields { field += c.field * c.share(at: t) }
         var rate: Vector3?
         if includesGyroscope {
             let (gx, gy, gz) = random.gaussianVector(sigma: errors.gyroscopeNoise)

@@ -100,7 +100,9 @@ import Testing
         (["--noise", "loud"], "unknown --noise 'loud'; use none, typical, or a multiple of typical such as 3"),
         (["--noise", "-2"], "unknown --noise '-2'"),
         (["--room-field", "10,5,1,2,3"], "--room-field: END must be after START, got 10.0 and 5.0"),
-        (["--room-field", "1,2,3"], "--room-field needs 5 comma-separated numbers"),
+        (["--room-field", "1,2,3"], "--room-field needs 5 or 6 comma-separated numbers"),
+        (["--room-field", "1,2,3,4,5,-1"], "--room-field: FADE must be ≥ 0 s, got -1.0"),
+        (["--rate", "50", "--rate", "100"], "--rate is given twice ('50', then '100'); give it once"),
     ])
     func optionsThatCannotApplyAreRefused(_ extra: [String], _ message: String) throws {
         let r = try CommandRunner.run(["simulate", "-o", scratch.path("x.lslog")] + extra)
@@ -112,11 +114,17 @@ import Testing
     /// START to END only: turned into the board's frame by the truth attitude,
     /// the magnetometer differs from the same log without it by exactly that
     /// (noise and all else being the same seed's).
-    @Test func roomFieldIsAddedInTheEarthFrameForItsTime() throws {
+    ///
+    /// Two windows, overlapping: each is added for its own time, the second
+    /// fading over 10 s after its end.
+    @Test func roomFieldsAreAddedInTheEarthFrameForTheirTime() throws {
         let plain = scratch.path("plain.csv"), room = scratch.path("room.csv")
         let common = ["--scenario", "turn", "--turn-rate", "30", "--duration", "40", "--rate", "20", "--truth", "--noise", "none"]
         #expect(try CommandRunner.run(["simulate", "-o", plain] + common).status == 0)
-        #expect(try CommandRunner.run(["simulate", "-o", room, "--room-field", "12,16,6,5,4"] + common).status == 0)
+        let windows = [(start: 12.0, end: 16.0, fade: 0.0, field: [6.0, 5, 4]),
+                       (start: 14.0, end: 20.0, fade: 10.0, field: [-2.0, 1, 0.5])]
+        #expect(try CommandRunner.run(["simulate", "-o", room, "--room-field", "12,16,6,5,4",
+                                       "--room-field", "14,20,-2,1,0.5,10"] + common).status == 0)
         let a = try table(plain), b = try table(room)
         func column(_ name: String) -> Int { a.columns.firstIndex(of: name)! }
         for (rowA, rowB) in zip(a.rows, b.rows) {
@@ -124,15 +132,18 @@ import Testing
             let difference = ["mag_x", "mag_y", "mag_z"].map { Double(rowB[column($0)])! - Double(rowA[column($0)])! }
             let (w, x, y, z) = (Double(rowA[column("truth_w")])!, Double(rowA[column("truth_x")])!,
                                 Double(rowA[column("truth_y")])!, Double(rowA[column("truth_z")])!)
-            // Rᵀ·(6, 5, 4), R the body → ENU rotation of the truth quaternion.
+            // Rᵀ·field, R the body → ENU rotation of the truth quaternion, for each window on.
             let r = [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
                      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
                      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
-            let field = [6.0, 5, 4]
+            let field = windows.reduce([0.0, 0, 0]) { sum, window in
+                let (start, end, fade) = (window.start, window.end, window.fade)
+                let share = t < start ? 0 : t < end ? 1 : fade > 0 ? max(0, 1 - (t - end) / fade) : 0
+                return zip(sum, window.field).map { $0 + $1 * share }
+            }
             let expected = (0..<3).map { c in (0..<3).reduce(0.0) { $0 + r[$1][c] * field[$1] } }
-            let on = t >= 12 && t < 16
             for axis in 0..<3 {
-                #expect(abs(difference[axis] - (on ? expected[axis] : 0)) < 0.01, "t \(t) axis \(axis): \(difference)")
+                #expect(abs(difference[axis] - expected[axis]) < 0.01, "t \(t) axis \(axis): \(difference)")
             }
         }
     }

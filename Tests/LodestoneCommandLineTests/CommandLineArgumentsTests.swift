@@ -7,6 +7,7 @@ import Testing
         .value("heading-filter", "DEG", "Filter."),
         .value("rate", "HZ", "Rate."),
         .flag("verbose", short: "v", "More."),
+        .repeatableValue("magnet", "START,END,X,Y,Z", "A magnet."),
     ]
 
     func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
@@ -37,6 +38,14 @@ import Testing
         #expect(failure(["-x"]) == "unknown option '-x'")
         #expect(failure(["--verbose=yes"]) == "option --verbose takes no value")
         #expect(failure(["--rate"]) == "option --rate needs a value (HZ)")
+    }
+
+    /// A value silently replaced is a setting the user believes in and does not get.
+    @Test func anOptionGivenTwiceIsRefusedUnlessRepeatable() throws {
+        #expect(failure(["--rate", "50", "--rate=100"]) == "--rate is given twice ('50', then '100'); give it once")
+        let a = try parse(["--magnet", "1,2,3,4,5", "--rate", "50", "--magnet=6,7,8,9,10"])
+        #expect(a.strings("magnet") == ["1,2,3,4,5", "6,7,8,9,10"])
+        #expect(a.strings("rate").isEmpty && a.strings("lat").isEmpty, "only a repeatable option's values are listed")
     }
 
     @Test func numbersAreCheckedWithTheOptionNamed() throws {

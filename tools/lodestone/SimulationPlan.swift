@@ -125,14 +125,8 @@ struct SimulationPlan {
             sensors.magnetometer.carriedFields.append(
                 .init(start: v[0], field: Vector3(v[1], v[2], v[3]) - sensors.magnetometer.hardIron))
         }
-        if let v = try numbers(arguments, "magnet", count: 5) {
-            guard v[1] > v[0] else { throw UsageError("--magnet: END must be after START, got \(v[0]) and \(v[1])") }
-            sensors.magnetometer.carriedFields.append(.init(start: v[0], end: v[1], field: Vector3(v[2], v[3], v[4])))
-        }
-        if let v = try numbers(arguments, "room-field", count: 5) {
-            guard v[1] > v[0] else { throw UsageError("--room-field: END must be after START, got \(v[0]) and \(v[1])") }
-            sensors.magnetometer.roomFields.append(.init(start: v[0], end: v[1], field: Vector3(v[2], v[3], v[4])))
-        }
+        sensors.magnetometer.carriedFields += try windows(arguments, "magnet")
+        sensors.magnetometer.roomFields += try windows(arguments, "room-field")
         sensors.magnetometer.rate = try arguments.double("mag-rate", in: 0.1...100_000)
         if arguments.flag("speed") {
             var speed = GroundSpeedModel.typical
@@ -160,8 +154,29 @@ struct SimulationPlan {
         return environment
     }
 
+    /// Each START,END,X,Y,Z[,FADE] of a repeatable option: END after START, FADE ≥ 0.
+    static func windows(_ arguments: CommandLineArguments, _ name: String) throws(UsageError) -> [SyntheticRecording.CarriedField] {
+        var windows: [SyntheticRecording.CarriedField] = []
+        for text in arguments.strings(name) {
+            let count = text.split(separator: ",", omittingEmptySubsequences: false).count
+            guard count == 5 || count == 6 else {
+                throw UsageError("--\(name) needs 5 or 6 comma-separated numbers (START,END,X,Y,Z[,FADE]), got '\(text)'")
+            }
+            let v = try numbers(text, name, count: count)
+            guard v[1] > v[0] else { throw UsageError("--\(name): END must be after START, got \(v[0]) and \(v[1])") }
+            let fade = count == 6 ? v[5] : 0
+            guard fade >= 0 else { throw UsageError("--\(name): FADE must be ≥ 0 s, got \(fade)") }
+            windows.append(.init(start: v[0], end: v[1], field: Vector3(v[2], v[3], v[4]), fade: fade))
+        }
+        return windows
+    }
+
     static func numbers(_ arguments: CommandLineArguments, _ name: String, count: Int) throws(UsageError) -> [Double]? {
         guard let text = arguments.string(name) else { return nil }
+        return try numbers(text, name, count: count)
+    }
+
+    private static func numbers(_ text: String, _ name: String, count: Int) throws(UsageError) -> [Double] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) }
         guard parts.count == count, parts.allSatisfy({ $0?.isFinite == true }) else {
             throw UsageError("--\(name) needs \(count) comma-separated numbers, got '\(text)'")
