@@ -678,10 +678,15 @@ public struct AttitudeFusion: Sendable {
     }
 
     /// A room's field that faded rather than stepped back (the board carried
-    /// away from it): the readings as measured agree with the heading, and
-    /// better than corrected, for ``Settings/longestCompassInconsistency``:
-    /// the correction is dropped. `corrected` and `measured` are the reading
-    /// with and without it, earth frame.
+    /// away from it), shown for ``Settings/longestCompassInconsistency`` by
+    /// either of two things: the readings as measured agree with the heading,
+    /// and better than corrected; or they fit the reference's strength and dip
+    /// within noise while the corrected ones do not. The second holds even
+    /// after the heading has followed the corrected readings, which a field
+    /// that fades over a minute gives it time to do. The correction is then
+    /// dropped, and the heading's variance grows by the measured reading's
+    /// disagreement with it. `corrected` and `measured` are the reading with
+    /// and without it, earth frame.
     private mutating func noticeRoomStepFading(corrected: Vector3, measured: Vector3,
                                                correction c: AttitudeErrorFilter.Correction, dt: Double) {
         func innovation(_ e: Vector3) -> Double {
@@ -693,7 +698,24 @@ public struct AttitudeFusion: Sendable {
             * (errors.compassHeadingVariance + 3 * noise.magnetometerVariance / horizontalSquared)
         let agrees = fromMeasured * fromMeasured <= limit && abs(fromMeasured) < abs(fromCorrected)
             && magnetic.matches(fieldInEarth: measured, norm: measured.length)
-        room.observeFading(agrees: agrees, dt: dt, longest: settings.longestCompassInconsistency)
+        if room.observeFading(agrees: agrees || fitsReferenceBetter(measured, than: corrected), dt: dt,
+                              longest: settings.longestCompassInconsistency) {
+            // The heading may have followed the corrected readings as the field
+            // faded: it is as unsure as the readings now disagree with it.
+            errors.angle[2, 2] += fromMeasured * fromMeasured
+        }
+    }
+
+    /// Whether reading `e` (earth frame) departs from the reference's strength
+    /// and dip by no more than noise and the tilt's uncertainty allow, while
+    /// `other` departs by more.
+    private func fitsReferenceBetter(_ e: Vector3, than other: Vector3) -> Bool {
+        let norm = e.length
+        // The departure has two parts, strength and the dip's arc; a tilt error turns the dip.
+        let allowed = coefficients.magneticGateSquared
+            * (2 * noise.magnetometerVariance + max(errors.angle.row0.x, errors.angle.row1.y) * norm * norm)
+        let fits = magnetic.departure(fieldInEarth: e, norm: norm), misses = magnetic.departure(fieldInEarth: other, norm: other.length)
+        return fits * fits <= allowed && misses * misses > allowed
     }
 
     /// The magnetometer calibration changed: `map` takes a reading calibrated the

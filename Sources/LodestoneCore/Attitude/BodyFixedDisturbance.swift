@@ -129,9 +129,12 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
     /// with the board or went. The offset changes by the step at once, and is
     /// tentative until the board has turned enough to tell a carried field
     /// from a field fixed in the room, the evidence for which starts again
-    /// from here. A step that leaves less than `tolerated` (µT², what the
-    /// compass's own error already allows) ends the offset: the field went,
-    /// and what remains was there before it came. `r` is the body → earth rotation.
+    /// from here. A step that leaves an offset less than `tolerated` (µT², what
+    /// the compass's own error already allows) ends it: the field went, and
+    /// what remains was there before it came. A step with no offset before is
+    /// a field of its own, kept when it is beyond its variance: however small
+    /// its effect on the heading, it came at once, which no compass error does.
+    /// `r` is the body → earth rotation.
     public mutating func stepped(by step: Vector3, variance: Double, tolerated: Double, rotation r: Matrix3) {
         let before = offset ?? .zero, after = before + step
         let base = mean - before
@@ -143,7 +146,7 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
         earthMean = r * mean
         spread = 0
         time = changeTime
-        guard after.squaredLength > gateSquared * (variance + tolerated) else {
+        guard after.squaredLength > gateSquared * (variance + (offset != nil ? tolerated : 0)) else {
             offset = nil
             baseline = nil
             return

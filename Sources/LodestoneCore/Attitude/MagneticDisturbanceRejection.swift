@@ -133,7 +133,11 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
             candidateTime = dt
             candidateRotation = 0
         }
-        guard candidateTime >= newFieldTime, candidateRotation >= newFieldRotation else { return false }
+        // A field that still matches the reference is no new one: adopting it
+        // would let a field that drifts slowly (a room's field fading, while
+        // its step is removed from the readings) walk the reference away.
+        guard candidateTime >= newFieldTime, candidateRotation >= newFieldRotation,
+              !matches(fieldInEarth: candidateMean, norm: candidateMean.length) else { return false }
         let n = candidateMean.length
         let averagedOver = candidateTime
         adopt(norm: n, sinDip: -candidateMean.z / n)

@@ -75,13 +75,14 @@ struct RoomFieldStep: Sendable {
     }
 
     /// Whether the reading without the room's field `agrees` with the heading,
-    /// and better than with it; after `longest` seconds of that, the step ends.
-    mutating func observeFading(agrees: Bool, dt: Double, longest: Double) {
+    /// and better than with it; after `longest` seconds of that, the step
+    /// ends. Returns whether it ended.
+    mutating func observeFading(agrees: Bool, dt: Double, longest: Double) -> Bool {
         fadedFor = agrees ? fadedFor + dt : 0
-        if fadedFor >= longest {
-            removed = nil
-            fadedFor = 0
-        }
+        guard fadedFor >= longest else { return false }
+        removed = nil
+        fadedFor = 0
+        return true
     }
 
     /// Forgets the room's field and any step not yet resolved.

@@ -50,11 +50,14 @@ import Testing
     @Test func aFadedFieldEndsOnlyAfterAgreeingForTheLongestTime() {
         var room = RoomFieldStep()
         room.stepped(by: Self.motor, gateSquared: Self.gateSquared)
-        for _ in 0..<40 { room.observeFading(agrees: true, dt: 0.1, longest: 5) }
-        room.observeFading(agrees: false, dt: 0.1, longest: 5)
-        for _ in 0..<40 { room.observeFading(agrees: true, dt: 0.1, longest: 5) }
-        #expect(room.removed != nil, "a disagreement starts the time again")
-        for _ in 0..<11 { room.observeFading(agrees: true, dt: 0.1, longest: 5) }
+        func agree(_ times: Int) -> [Bool] {
+            (0..<times).map { _ in room.observeFading(agrees: true, dt: 0.1, longest: 5) }
+        }
+        #expect(!agree(40).contains(true))
+        let disagreed = room.observeFading(agrees: false, dt: 0.1, longest: 5)
+        #expect(!disagreed && !agree(40).contains(true), "a disagreement starts the time again")
+        #expect(room.removed != nil)
+        #expect(agree(11) == Array(repeating: false, count: 10) + [true], "ended once, after 5 s")
         #expect(room.removed == nil)
     }
 
