@@ -48,6 +48,23 @@ import Testing
 
     /// Readings that happen to match the old reference now and then must not
     /// restart the 20 s the new field needs to be adopted.
+    /// A field within the tolerances that drifts slowly while the board
+    /// turns, 1 % a minute for 8 minutes (a room's field fading while its step
+    /// is removed from the readings), is no new field: adopted every 20 s, it
+    /// walked the reference along with it. The reference is learned only from
+    /// the readings the fusion accepts (`learn`), none here.
+    @Test func aFieldThatStillMatchesIsNotAdopted() throws {
+        var r = rejection()
+        let f = Self.earthField
+        _ = r.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0.01)
+        for i in 1...48_000 {
+            let e = f * (1 + 0.08 * Double(i) / 48_000)
+            let clean = r.classify(fieldInEarth: e, norm: e.length, rotation: 0.005, dt: 0.01)
+            if !clean { Issue.record("rejected at \(i), within the tolerance") }
+        }
+        #expect(abs(try #require(r.referenceNorm) - f.length) < 1e-9)
+    }
+
     @Test func occasionalOldFieldReadingsDoNotRestartAdoption() throws {
         var r = rejection()
         let f = Self.earthField
