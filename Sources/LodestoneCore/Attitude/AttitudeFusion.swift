@@ -91,6 +91,7 @@ public struct AttitudeFusion: Sendable {
     /// for a possible step.
     private var carriedBeforeStep: BodyFixedDisturbance?
     private var room = RoomFieldStep()
+    private var imported = ImportedDisturbance()
     private var lastMagneticReadingRejected = false
     private var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
@@ -174,6 +175,7 @@ public struct AttitudeFusion: Sendable {
         let tanDip2 = sinDip * sinDip / max(1e-3, 1 - sinDip * sinDip)
         let sustained = sustainedTiltVariance
         let heading = errors.angle.row2.z + offsetHeadingVariance + agreement.variance + tanDip2 * sustained
+            + imported.variance
         let tilt = max(errors.angle.row0.x, errors.angle.row1.y) + sustained
         headingUncertainty = min(180, heading.squareRoot() * Angle.degreesPerRadian)
         tiltUncertainty = min(180, tilt.squareRoot() * Angle.degreesPerRadian)
@@ -466,6 +468,7 @@ public struct AttitudeFusion: Sendable {
                                          age: Double, rotation r: Matrix3, rate: Vector3, dt: Double) {
         let measuredE = r * m
         offsetHeadingVariance = 0
+        imported.turned(by: pending.rotation, correlationAngle: coefficients.compassCorrelationAngle)
         let holding = fieldStepped(m, age: age, rotation: r, rate: rate, dt: dt)
         room.aged(dt: dt, growthTime: settings.fieldReferenceTime)
         let m = room.removed.map { m - r.transposedTimes($0.earth) } ?? m
@@ -540,6 +543,11 @@ public struct AttitudeFusion: Sendable {
             compassLearningInterrupted()
             return
         }
+        // The heading's gain for this reading (``AttitudeErrorFilter/measureHeading(innovation:noise:)``).
+        let gain = (errors.angle.row2.z + errors.compassAngle.z) / (expected + white)
+        // What the compass error's learned size already allows for is not counted twice.
+        let bend = max(0, 4 * disturbance / horizontalSquared - compassErrorVariance).squareRoot()
+        imported.corrected(gain: gain, possibleBend: bend)
         correction += errors.measureHeading(innovation: innovation, noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
         if carried.offset == nil, room.removed == nil {
@@ -823,6 +831,7 @@ public struct AttitudeFusion: Sendable {
         fieldStep.reset()
         carriedBeforeStep = nil
         room.reset()
+        imported.reset()
         lostSamples.reset()
         unconfirmed.restart(gyroBias: gyroBias)
         pending = PendingField()
