@@ -187,6 +187,14 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         return Correction(angle: Vector3(0, 0, ka.z * innovation), bias: kb * innovation, compass: kc * innovation)
     }
 
+    /// The share of a heading reading's innovation that
+    /// ``measureHeading(innovation:noise:)`` moves the heading by, for a reading of variance `noise`.
+    @inlinable
+    public func headingGain(noise: Double) -> Double {
+        let s = compassHeadingVariance + noise
+        return s > 0 ? (angle.row2.z + compassAngle.z) / s : 0
+    }
+
     /// The variance of the heading as the compass shows it, `θ_up + e`, rad².
     @inlinable
     public var compassHeadingVariance: Double { angle.row2.z + 2 * compassAngle.z + compass }

@@ -90,7 +90,9 @@ public struct AttitudeFusion: Sendable {
     /// The carried field's learning as it was when readings were first held
     /// for a possible step.
     private var carriedBeforeStep: BodyFixedDisturbance?
+    /// A field switched on in the room, removed from the readings in the earth frame.
     private var room = RoomFieldStep()
+    /// The bend the heading took in from readings in a field disturbed within the tolerances.
     private var imported = ImportedDisturbance()
     private var lastMagneticReadingRejected = false
     private var rawFieldDisturbed = false
@@ -543,11 +545,9 @@ public struct AttitudeFusion: Sendable {
             compassLearningInterrupted()
             return
         }
-        // The heading's gain for this reading (``AttitudeErrorFilter/measureHeading(innovation:noise:)``).
-        let gain = (errors.angle.row2.z + errors.compassAngle.z) / (expected + white)
         // What the compass error's learned size already allows for is not counted twice.
         let bend = max(0, 4 * disturbance / horizontalSquared - compassErrorVariance).squareRoot()
-        imported.corrected(gain: gain, possibleBend: bend)
+        imported.corrected(gain: errors.headingGain(noise: white), possibleBend: bend)
         correction += errors.measureHeading(innovation: innovation, noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
         if carried.offset == nil, room.removed == nil {
