@@ -7,10 +7,13 @@ holds; gyro bias 0.2,-0.1,0.3 °/s): each scenario plain, and with three room
 fields of 3-12 µT in random directions (a seeded draw), switched on at 100, 150
 or 200 s and then either left on, on for 60 s then fading over 60 s, or on for
 40 s then fading over 10, 30 or 180 s (`--room-field START,END,E,N,U,FADE`).
-Each is scored with `lodestone evaluate LOG --calibration none`: heading RMSE
-and the share of samples beyond 3 x headingAccuracy.
+Each is scored with `lodestone evaluate LOG --calibration PROFILE` (default
+none: an uncalibrated compass, its error taken to be 5°; a profile with a small
+fit error makes the filter trust the compass more): heading RMSE and the share
+of samples beyond 3 x headingAccuracy.
 
 Usage: tools/room-field-probe.py --lodestone BIN [--against OTHER_BIN] [--work DIR]
+                                 [--calibration PROFILE]
 
 With --against, prints both builds side by side (the logs are written by BIN).
 Needs only Python's standard library; takes about two minutes a build.
@@ -53,8 +56,8 @@ def cases():
         yield f'{scenario}-{seed}', base, 'none'
 
 
-def score(binary, log):
-    out = subprocess.run([binary, 'evaluate', log, '--calibration', 'none'], capture_output=True, text=True)
+def score(binary, log, calibration):
+    out = subprocess.run([binary, 'evaluate', log, '--calibration', calibration], capture_output=True, text=True)
     if out.returncode != 0:
         return f'failed: {out.stderr.strip()}'
     row = out.stdout.strip().splitlines()[-1].split()
@@ -66,6 +69,7 @@ def main():
     parser.add_argument('--lodestone', required=True, help='the release binary that writes and scores the logs')
     parser.add_argument('--against', help='a second binary to score the same logs')
     parser.add_argument('--work', default='/tmp/lodestone-room-probe', help='where the logs go')
+    parser.add_argument('--calibration', default='none', help='the profile evaluate uses (default none)')
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     builds = [args.lodestone] + ([args.against] if args.against else [])
@@ -74,7 +78,7 @@ def main():
         log = os.path.join(args.work, name + '.lslog')
         if not os.path.exists(log):
             subprocess.run([args.lodestone, 'simulate', '-o', log] + simulate, capture_output=True, check=True)
-        print(f'{name:24} {window:44} ' + '  '.join(score(b, log) for b in builds), flush=True)
+        print(f'{name:24} {window:44} ' + '  '.join(score(b, log, args.calibration) for b in builds), flush=True)
 
 
 if __name__ == '__main__':

@@ -625,7 +625,7 @@ public struct AttitudeFusion: Sendable {
         // A step the board's turning showed is not carried may be the room's;
         // if not, it is left to the strength and dip tests and the heading's gate.
         if !carried.isTentative {
-            room.carriedStepResolved(residual: offset == nil ? residualE : nil,
+            room.carriedStepResolved(residual: offset == nil ? residualE : nil, reference: Vector3(0, horizontal, -vertical),
                                      allowance: allowance + 3 * noise.magnetometerVariance,
                                      gateSquared: coefficients.magneticGateSquared)
         }

@@ -5,9 +5,9 @@
 /// field turns with the board or holds still in the earth frame. A walker
 /// turns too little in a step's settling time to tell, so a step first becomes
 /// a carried field's tentative offset (``BodyFixedDisturbance``), and is
-/// remembered here as it was in the earth frame (``tookCarriedStep(earth:variance:)``):
+/// remembered here as it was in the earth frame (``tookCarriedStep(_:)``):
 /// when the turning drops that offset and the readings are still off the
-/// reference by the step, the step was the room's (``carriedStepResolved(residual:allowance:gateSquared:)``).
+/// reference by the step, the step was the room's (``carriedStepResolved(residual:reference:allowance:gateSquared:)``).
 ///
 /// The room's field is known where it was measured: as the board moves on,
 /// the field there may differ by as much again, so the step's variance grows
@@ -54,17 +54,32 @@ struct RoomFieldStep: Sendable {
     }
 
     /// The carried field is no longer tentative. If it was dropped
-    /// (`residual`, the readings' departure from the reference in the earth
-    /// frame, is given) and the readings are off the reference by the last
-    /// step taken for it, within `gateSquared` × (`allowance` + the step's
-    /// variance), that step was the room's.
-    mutating func carriedStepResolved(residual: Vector3?, allowance: Double, gateSquared: Double) {
+    /// (`residual`, the readings' departure from the `reference` field in the
+    /// earth frame, is given) and the readings are off the reference by the
+    /// last step taken for it, within `gateSquared` × (`allowance` + the
+    /// step's variance), that step was the room's. While the step was taken
+    /// for a carried field's, the heading may have turned with it; so the
+    /// readings may instead match the reference with the step added in
+    /// strength across and along up, which a heading error does not change,
+    /// where the reference alone does not.
+    mutating func carriedStepResolved(residual: Vector3?, reference: Vector3, allowance: Double, gateSquared: Double) {
         guard let step = unresolved else { return }
         unresolved = nil
         guard let residual else { return }
+        let limit = gateSquared * (allowance + step.variance)
         let left = (residual - step.earth).squaredLength
-        guard left < residual.squaredLength, left <= gateSquared * (allowance + step.variance) else { return }
+        let measured = residual + reference
+        let matchesTurned = Self.levelDistanceSquared(measured, reference + step.earth) <= limit
+            && Self.levelDistanceSquared(measured, reference) > limit
+        guard left < residual.squaredLength && left <= limit || matchesTurned else { return }
         stepped(by: step, gateSquared: gateSquared)
+    }
+
+    /// The squared distance between two earth-frame fields in their horizontal
+    /// strength and their vertical part, which a turn about up leaves alone, µT².
+    static func levelDistanceSquared(_ a: Vector3, _ b: Vector3) -> Double {
+        let across = (a.x * a.x + a.y * a.y).squareRoot() - (b.x * b.x + b.y * b.y).squareRoot(), up = a.z - b.z
+        return across * across + up * up
     }
 
     /// The step's variance grows toward its size squared over `growthTime`.

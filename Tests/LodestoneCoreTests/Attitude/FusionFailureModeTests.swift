@@ -162,19 +162,30 @@ import Testing
     }
 
     /// A car with a field fixed in the earth frame from 100 s on (6.4 µT, as
-    /// on a long steel bridge), within the strength and dip tolerances, its
-    /// readings counted as white noise: their shared bend was averaged into
-    /// the heading while its accuracy shrank as if it had been averaged away
-    /// (4.8° RMSE, 3.8 % beyond 3σ). The bend the heading took in with them now counts
-    /// in its accuracy (``ImportedDisturbance``).
-    @Test func aFieldBesideTheRoadIsNotClaimedAveragedAway() {
+    /// on a long steel bridge), within the strength and dip tolerances.
+    ///
+    /// Uncalibrated (a compass error of 5°), its readings were counted as white
+    /// noise: their shared bend was averaged into the heading while its
+    /// accuracy shrank as if it had been averaged away (4.8° RMSE, 3.8 %
+    /// beyond 3σ). The bend the heading took in with them now counts in its
+    /// accuracy (``ImportedDisturbance``).
+    ///
+    /// Calibrated (1°), the step was found and taken for a carried field's;
+    /// the car's turns showed it was not, but by then the tentative offset had
+    /// turned the heading 15°, so the readings no longer matched the reference
+    /// with the step added as a vector, and it was not taken for the room's
+    /// (19.5° RMSE, 17 % beyond 3σ). It is now also matched in the horizontal
+    /// strength and the vertical part, which a heading error leaves alone.
+    @Test(arguments: [5.0, 1.0])
+    func aFieldBesideTheRoadIsNotFollowed(compassError: Double) {
         var settings = AttitudeFusion.Settings()
-        settings.compassError = 5
+        settings.compassError = compassError
         let bridge = SyntheticRecording.RoomField(start: 100, field: Vector3(2.157, 5.414, 2.537))
         let r = Self.run(.drive(.init(seed: 6)), bias: Vector3(0.2, -0.1, 0.3), rate: 50, settings: settings, seed: 6,
                          roomFields: [bridge])
-        print("measured room field beside a drive: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
+        print("measured room field beside a drive, compass error \(compassError)°: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
         #expect(r.beyondThree <= 0.01, "the error lay beyond three times the reported uncertainty in \(100 * r.beyondThree) % of the samples")
+        #expect(r.rmse < 6, "RMSE \(r.rmse)°")
     }
 
     /// The gyro's bias jumps by 2 °/s about up mid-run (a knock, a temperature

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LodestoneCore
 
@@ -6,6 +7,7 @@ import Testing
 @Suite struct RoomFieldStepTests {
     static let gateSquared = 9.0
     static let motor = RoomFieldStep.Field(earth: Vector3(6, 5, 4), variance: 0.5)
+    static let earth = Vector3(0, 20, -46)
 
     @Test func aStepIsRemovedUntilTheFieldStepsBack() throws {
         var room = RoomFieldStep()
@@ -67,17 +69,32 @@ import Testing
     func aDroppedCarriedStepIsTheRoomsWhenTheReadingsStillShowIt(residual: Vector3, isRoom: Bool) {
         var room = RoomFieldStep()
         room.tookCarriedStep(Self.motor)
-        room.carriedStepResolved(residual: residual, allowance: 0.5, gateSquared: Self.gateSquared)
+        room.carriedStepResolved(residual: residual, reference: Self.earth, allowance: 0.5, gateSquared: Self.gateSquared)
         #expect((room.removed != nil) == isRoom, "residual \(residual)")
-        room.carriedStepResolved(residual: Self.motor.earth, allowance: 0.5, gateSquared: Self.gateSquared)
+        room.carriedStepResolved(residual: Self.motor.earth, reference: Self.earth, allowance: 0.5, gateSquared: Self.gateSquared)
         #expect((room.removed != nil) == isRoom, "a step is resolved once")
+    }
+
+    /// While the step was taken for a carried field's, the heading turned
+    /// 15° with it: the readings' departure is the step turned about up, far
+    /// from the step as a vector, but as strong across and along up.
+    @Test func aDroppedCarriedStepIsTheRoomsThoughTheHeadingTurnedMeanwhile() {
+        var room = RoomFieldStep()
+        room.tookCarriedStep(Self.motor)
+        let turn = 15 * Angle.radiansPerDegree
+        let field = Self.earth + Self.motor.earth
+        let turned = Vector3(field.x * cos(turn) + field.y * sin(turn), -field.x * sin(turn) + field.y * cos(turn), field.z)
+        let residual = turned - Self.earth
+        #expect((residual - Self.motor.earth).squaredLength > Self.gateSquared * 1, "no match as a vector")
+        room.carriedStepResolved(residual: residual, reference: Self.earth, allowance: 0.5, gateSquared: Self.gateSquared)
+        #expect(room.removed != nil)
     }
 
     @Test func aCarriedStepKeptByTheTurningIsNotTheRooms() {
         var room = RoomFieldStep()
         room.tookCarriedStep(Self.motor)
-        room.carriedStepResolved(residual: nil, allowance: 0.5, gateSquared: Self.gateSquared)
-        room.carriedStepResolved(residual: Self.motor.earth, allowance: 0.5, gateSquared: Self.gateSquared)
+        room.carriedStepResolved(residual: nil, reference: Self.earth, allowance: 0.5, gateSquared: Self.gateSquared)
+        room.carriedStepResolved(residual: Self.motor.earth, reference: Self.earth, allowance: 0.5, gateSquared: Self.gateSquared)
         #expect(room.removed == nil)
     }
 }
