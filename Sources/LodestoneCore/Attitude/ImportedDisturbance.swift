@@ -18,7 +18,8 @@ import Darwin
 /// followed here, as a consider state of one (the bend itself never
 /// estimated): each reading the filter takes moves the heading by its gain k,
 /// and with it, k of that reading's possible bend; clean readings take it out
-/// the same way. Its square is added to the heading's reported variance.
+/// the same way, and turning makes it another. Its square is added to the
+/// heading's reported variance.
 struct ImportedDisturbance: Sendable {
     /// The bend the heading may carry, rad (one standard deviation).
     private(set) var bend = 0.0

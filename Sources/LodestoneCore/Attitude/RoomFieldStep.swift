@@ -12,9 +12,10 @@
 /// The room's field is known where it was measured: as the board moves on,
 /// the field there may differ by as much again, so the step's variance grows
 /// toward its own size squared (``aged(dt:growthTime:)``). The step ends when
-/// the field steps back, or when the readings without it have agreed with the
-/// heading, and better than with it, for a while (the board carried away from
-/// a field that faded rather than stepped: ``observeFading(agrees:dt:longest:)``).
+/// the field steps back, or when, for a while, the readings without it agree
+/// with the heading, or with the reference's strength and dip, and better than
+/// with it (the board carried away from a field that faded rather than
+/// stepped: ``observeFading(agrees:dt:longest:)``).
 struct RoomFieldStep: Sendable {
     /// A field in the earth frame, µT, and the variance of that figure, µT² summed over the axes.
     struct Field: Sendable {
@@ -71,7 +72,7 @@ struct RoomFieldStep: Sendable {
         let measured = residual + reference
         let matchesTurned = Self.levelDistanceSquared(measured, reference + step.earth) <= limit
             && Self.levelDistanceSquared(measured, reference) > limit
-        guard left < residual.squaredLength && left <= limit || matchesTurned else { return }
+        guard (left < residual.squaredLength && left <= limit) || matchesTurned else { return }
         stepped(by: step, gateSquared: gateSquared)
     }
 
