@@ -522,7 +522,9 @@ public struct AttitudeFusion: Sendable {
         let tanDipSquared = mE.z * mE.z / horizontalSquared
         let undisturbed = (noise.magnetometerVariance + turning) / horizontalSquared
             + tanDipSquared * errors.angle.row1.y + offsetHeadingVariance
-        let white = undisturbed + 4 * disturbance / horizontalSquared
+        // A disturbed field may point up to 2·d/h off: the variance of that bend, rad².
+        let bendVariance = 4 * disturbance / horizontalSquared
+        let white = undisturbed + bendVariance
         let expected = errors.compassHeadingVariance
         // A compass that turned while the gyro did not is disturbed, however clean its field looks.
         if shift.observe(heading: compassHeading, innovation: innovation, noise: undisturbed,
@@ -546,7 +548,7 @@ public struct AttitudeFusion: Sendable {
             return
         }
         // What the compass error's learned size already allows for is not counted twice.
-        let bend = max(0, 4 * disturbance / horizontalSquared - compassErrorVariance).squareRoot()
+        let bend = max(0, bendVariance - compassErrorVariance).squareRoot()
         imported.corrected(gain: errors.headingGain(noise: white), possibleBend: bend)
         correction += errors.measureHeading(innovation: innovation, noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
@@ -611,7 +613,8 @@ public struct AttitudeFusion: Sendable {
         guard let norm = magnetic.referenceNorm else { return nil }
         let vertical = norm * magnetic.referenceSinDip
         let horizontal = (norm * norm - vertical * vertical).squareRoot()
-        let residualE = Vector3(mE.x, mE.y - horizontal, mE.z + vertical)
+        let referenceE = Vector3(0, horizontal, -vertical)
+        let residualE = mE - referenceE
         let residual = r.transposedTimes(residualE)
         // How far the residual may stray while the offset stays the same: noise
         // averaged over the change time; the attitude uncertainty (the heading
@@ -625,7 +628,7 @@ public struct AttitudeFusion: Sendable {
         // A step the board's turning showed is not carried may be the room's;
         // if not, it is left to the strength and dip tests and the heading's gate.
         if !carried.isTentative {
-            room.carriedStepResolved(residual: offset == nil ? residualE : nil, reference: Vector3(0, horizontal, -vertical),
+            room.carriedStepResolved(residual: offset == nil ? residualE : nil, reference: referenceE,
                                      allowance: allowance + 3 * noise.magnetometerVariance,
                                      gateSquared: coefficients.magneticGateSquared)
         }
@@ -677,10 +680,9 @@ public struct AttitudeFusion: Sendable {
             let horizontalSquared = norm * norm * (1 - sinDip * sinDip)
             // The step is measured through the same calibration as the earth
             // field: off by as large a share of it as the compass error allows.
-            carried.stepped(by: s, variance: variance + compassErrorVariance * s.squaredLength,
-                            tolerated: compassErrorVariance * horizontalSquared, rotation: r)
-            room.tookCarriedStep(carried.isTentative
-                ? .init(earth: r * s, variance: variance + compassErrorVariance * s.squaredLength) : nil)
+            let stepVariance = variance + compassErrorVariance * s.squaredLength
+            carried.stepped(by: s, variance: stepVariance, tolerated: compassErrorVariance * horizontalSquared, rotation: r)
+            room.tookCarriedStep(carried.isTentative ? .init(earth: r * s, variance: stepVariance) : nil)
             return false
         }
     }

@@ -38,6 +38,7 @@ struct ImportedDisturbance: Sendable {
     /// (a calibration's residual, a field near the board) is another one
     /// after `correlationAngle`.
     mutating func turned(by angle: Double, correlationAngle: Double) {
+        guard bend != 0 else { return } // the usual case: no exp for nothing
         bend *= exp(-angle / correlationAngle)
     }
 
