@@ -137,7 +137,9 @@ public struct AttitudeFusion: Sendable {
                             accelerationThreshold: settings.restAccelerationThreshold,
                             minimumDuration: settings.restMinimumDuration)
         agreement = CompassAgreement(longestRejection: settings.longestCompassRejection,
-                                     longestInconsistency: settings.longestCompassInconsistency)
+                                     longestInconsistency: settings.longestCompassInconsistency,
+                                     longAveragingTime: settings.compassPairTime,
+                                     correlationAngle: coefficients.compassCorrelationAngle)
         unconfirmed = UnconfirmedTilt(memory: settings.unconfirmedTiltMemory)
         // A field still moving after three settling times is no step (the strength and dip tests are
         // for it), and the reference remembers as long, longer than a hand takes to put a magnet on.
@@ -539,7 +541,8 @@ public struct AttitudeFusion: Sendable {
         // compass-error estimate explains away is part of the disagreement.
         let raw = innovation + compassError + correction.compass
         if agreement.observe(innovation: raw, accepted: accepted, expected: errors.angle.row2.z + compassErrorVariance,
-                             white: white, dt: dt) {
+                             white: white, dt: dt, compassVariance: compassErrorVariance, bendVariance: bendVariance,
+                             turned: pending.rotation) {
             giveWayToCompass(disagreement: agreement.disagreement,
                              lasting: max(agreement.rejectedFor, agreement.inconsistentFor), rotation: r)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import LodestoneCore
 import Testing
 
@@ -30,6 +31,32 @@ import Testing
         var agreement = CompassAgreement(longestRejection: 2, longestInconsistency: 5)
         #expect(Self.feed(&agreement, count: 2000, innovation: 0.001, accepted: true) == nil)
         #expect(agreement.variance == 0)
+    }
+
+    /// A gyro drifting 0.12 rad from the compass (a 3 % scale error in a
+    /// steady turn) stays within two standard deviations of one reading
+    /// (heading 2°, compass error 5°), but a board turning 20 °/s spans a new
+    /// compass error every 45°: the readings' long average holds little of it,
+    /// and the drift shows. A board that does not turn sees one compass error
+    /// throughout, which may be the whole disagreement; and a field disturbed
+    /// within the tolerances, whose possible bend (8° here) the readings share
+    /// rather than average away, may be too.
+    @Test(arguments: [(20.0, 0.0, true), (0.0, 0.0, false), (20.0, 8.0, false)])
+    func aDriftHiddenByTheCompassErrorShowsOverATurn(degreesPerSecond: Double, bend: Double, givesWay: Bool) {
+        var agreement = CompassAgreement(longestRejection: 10, longestInconsistency: 5, longAveragingTime: 10,
+                                         correlationAngle: .pi / 4)
+        let heading = pow(2 * Double.pi / 180, 2), compass = pow(5 * Double.pi / 180, 2)
+        let turned = degreesPerSecond * Double.pi / 180 * Self.dt
+        let bendVariance = pow(bend * Double.pi / 180, 2)
+        var gaveWayAt: Double?
+        for index in 0..<1_500 where agreement.observe(innovation: 0.12, accepted: true, expected: heading + compass,
+                                                        white: 1e-4 + bendVariance, dt: Self.dt,
+                                                        compassVariance: compass, bendVariance: bendVariance,
+                                                        turned: turned) {
+            gaveWayAt = Double(index) * Self.dt
+            break
+        }
+        #expect((gaveWayAt != nil) == givesWay, "gave way at \(String(describing: gaveWayAt)) s")
     }
 
     @Test func heldTimeCountsIntoTheNextJudgement() {
