@@ -55,9 +55,14 @@ public struct CompassAgreement: Hashable, Sendable {
     public let longAveragingTime: Double
     /// How far the board turns before the compass error no longer resembles the old one, rad.
     public let correlationAngle: Double
-    /// The innovation averaged over ``longAveragingTime``, rad, and the turn that average spans, rad.
+    /// The innovation averaged over ``longAveragingTime``, rad, the turn that
+    /// average spans, rad, and the readings' bend variance averaged alike, rad².
     private var longDisagreement = 0.0
     private var longTurn = 0.0
+    private var longBend = 0.0
+    /// How far the long average's square exceeds what the filter expects of it, rad².
+    private var longExcess = 0.0
+    private var longStarted = false
 
     public init(longestRejection: Double, longestInconsistency: Double, longAveragingTime: Double = 10,
                 correlationAngle: Double = .pi / 4) {
@@ -78,20 +83,40 @@ public struct CompassAgreement: Hashable, Sendable {
                                  turned: Double = 0) -> Bool {
         let dt = dt + heldFor
         heldFor = 0
-        let k = min(1, dt / Self.averagingTime), kLong = min(1, dt / longAveragingTime)
+        let k = min(1, dt / Self.averagingTime)
         disagreement = started ? disagreement + (innovation - disagreement) * k : innovation
-        longDisagreement = started ? longDisagreement + (innovation - longDisagreement) * kLong : innovation
-        longTurn += turned - longTurn * kLong
         started = true
         rejectedFor = accepted ? 0 : rejectedFor + dt
         let averageVariance = expected + white * k / (2 - k)
-        let unrelated = max(1, longTurn / correlationAngle)
-        let longVariance = expected - compassVariance * (1 - 1 / unrelated) + bendVariance
-            + (white - bendVariance) * kLong / (2 - kLong)
-        let inconsistent = disagreement * disagreement > 4 * averageVariance
-            || longDisagreement * longDisagreement > 4 * longVariance
-        inconsistentFor = inconsistent ? inconsistentFor + dt : 0
+        let drifted = accepted && longAverageDrifted(innovation: innovation, expected: expected, white: white,
+                                                     compassVariance: compassVariance, bendVariance: bendVariance,
+                                                     turned: turned, dt: dt)
+        inconsistentFor = disagreement * disagreement > 4 * averageVariance || drifted ? inconsistentFor + dt : 0
         return rejectedFor >= longestRejection || inconsistentFor >= longestInconsistency
+    }
+
+    /// Adds an accepted reading to the long average (rejected ones are the
+    /// rejection's to judge); returns whether that average lies beyond two of
+    /// its standard deviations.
+    private mutating func longAverageDrifted(innovation: Double, expected: Double, white: Double,
+                                             compassVariance: Double, bendVariance: Double, turned: Double,
+                                             dt: Double) -> Bool {
+        let k = min(1, dt / longAveragingTime)
+        if longStarted {
+            longDisagreement += (innovation - longDisagreement) * k
+            longBend += (bendVariance - longBend) * k
+        } else {
+            longDisagreement = innovation
+            longBend = bendVariance
+            longStarted = true
+        }
+        longTurn += turned - longTurn * k
+        let unrelated = max(1, longTurn / correlationAngle)
+        let variance = expected - compassVariance * (1 - 1 / unrelated) + longBend
+            + (white - bendVariance) * k / (2 - k)
+        let square = longDisagreement * longDisagreement
+        longExcess = max(0, square - variance)
+        return square > 4 * variance
     }
 
     /// A reading was held back (``FieldStep``): no evidence either way, but
@@ -111,13 +136,17 @@ public struct CompassAgreement: Hashable, Sendable {
         disagreement = 0
         longDisagreement = 0
         longTurn = 0
+        longBend = 0
+        longExcess = 0
+        longStarted = false
     }
 
     /// What the disagreement adds to the heading variance, rad²: nothing at
-    /// first, all of it once the inconsistency or rejection has lasted its longest.
+    /// first, all of it once the inconsistency or rejection has lasted its
+    /// longest; and at once, as much as the long average of the accepted
+    /// readings exceeds what the filter expects of it.
     public var variance: Double {
         let share = max(rejectedFor / longestRejection, inconsistentFor / longestInconsistency)
-        guard share > 0 else { return 0 }
-        return disagreement * disagreement * min(1, share)
+        return max(longExcess, disagreement * disagreement * min(1, share))
     }
 }

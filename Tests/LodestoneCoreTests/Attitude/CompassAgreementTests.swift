@@ -59,6 +59,21 @@ import Testing
         #expect((gaveWayAt != nil) == givesWay, "gave way at \(String(describing: gaveWayAt)) s")
     }
 
+    /// Before the drift above is judged to last, its long average's excess
+    /// over what the filter expects of it (0.12² against about 0.008 rad² after
+    /// 3 s of turning) already counts in the heading's variance.
+    @Test func theLongAveragesExcessCountsAtOnce() {
+        var agreement = CompassAgreement(longestRejection: 10, longestInconsistency: 5, longAveragingTime: 10,
+                                         correlationAngle: .pi / 4)
+        let heading = pow(2 * Double.pi / 180, 2), compass = pow(5 * Double.pi / 180, 2)
+        for _ in 0..<75 {
+            _ = agreement.observe(innovation: 0.12, accepted: true, expected: heading + compass, white: 1e-4,
+                                  dt: Self.dt, compassVariance: compass, turned: 20 * Double.pi / 180 * Self.dt)
+        }
+        #expect(agreement.inconsistentFor == 0)
+        #expect(agreement.variance > 0.005 && agreement.variance < 0.12 * 0.12, "variance \(agreement.variance)")
+    }
+
     @Test func heldTimeCountsIntoTheNextJudgement() {
         var agreement = CompassAgreement(longestRejection: 2, longestInconsistency: 20)
         #expect(Self.feed(&agreement, count: 25, innovation: 0.5, accepted: false) == nil)  // 1 s
