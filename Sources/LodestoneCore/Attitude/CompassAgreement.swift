@@ -27,10 +27,8 @@
 /// turn the average spans, as for any average over many correlation lengths of
 /// a first-order Markov process), so it holds less of the compass error than
 /// one reading does, and a drift of the gyro that a compass error of the
-/// learned size would hide at any one attitude shows in it: a gyro whose scale
-/// is 3 % off ran 10° ahead of the compass in a steady 20 °/s turn, inside two
-/// standard deviations of a 5° compass error, while the accuracy said 2°. The
-/// bend a field disturbed within the tolerances may give the readings is no
+/// learned size would hide at any one attitude shows in it (a scale error in a
+/// steady turn: docs/fusion.md). The bend a field disturbed within the tolerances may give the readings is no
 /// noise to average either: they share it, and turning does not part them (a
 /// field fixed in the room bends the heading alike at every attitude).
 public struct CompassAgreement: Hashable, Sendable {
