@@ -28,9 +28,10 @@
 /// a first-order Markov process), so it holds less of the compass error than
 /// one reading does, and a drift of the gyro that a compass error of the
 /// learned size would hide at any one attitude shows in it (a scale error in a
-/// steady turn: docs/fusion.md). The bend a field disturbed within the tolerances may give the readings is no
-/// noise to average either: they share it, and turning does not part them (a
-/// field fixed in the room bends the heading alike at every attitude).
+/// steady turn: docs/fusion.md). The bend a field disturbed within the
+/// tolerances may give the readings is no noise to average either: they share
+/// it, and turning does not part them (a field fixed in the room bends the
+/// heading alike at every attitude).
 public struct CompassAgreement: Hashable, Sendable {
     /// How long clean readings may be rejected before the filter gives way, s.
     public let longestRejection: Double
