@@ -372,7 +372,13 @@ public struct AttitudeFusion: Sendable {
         // The field must stay on its line too: a magnet swept past bends it.
         guard e.verticalVariance.isFinite, e.fieldScatter <= 9 * noise.magnetometerVariance else { return }
         let up = r.row2
-        let innovation = up.dot(e.meanRate - gyroBias - correction.bias) - e.verticalRate - earth.z
+        // The field's drift is a line's slope, so the gyro is read as one too
+        // (``SteadyRotation/Estimate/lineRate``): its mean, read while a turn
+        // eased in, was learned in part as bias, and the heading, the compass
+        // trusted little, kept it. Gravity levels the tilt directly, so about
+        // the horizontal axes the mean stays: the line's older moment only
+        // slowed that loop.
+        let innovation = up.dot(e.lineRate - gyroBias - correction.bias) - e.verticalRate - earth.z
         // The compass error changes along a turn: the field's drift shows its
         // change as rotation, about σ_e per correlation angle turned. The turn
         // rate that sizes it is the gyro's, whose noise is not the drift's:
@@ -382,7 +388,7 @@ public struct AttitudeFusion: Sendable {
         let expectedRateSquared = gyroRate * gyroRate + up.dot(errors.bias * up)
         let compassDrift = compassErrorVariance * expectedRateSquared
             / (coefficients.compassCorrelationAngle * coefficients.compassCorrelationAngle)
-        let verticalNoise = (e.verticalVariance + e.meanRateVariance + floor + compassDrift) * overlap + white
+        let verticalNoise = (e.verticalVariance + e.lineRateVariance + floor + compassDrift) * overlap + white
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)
     }
 

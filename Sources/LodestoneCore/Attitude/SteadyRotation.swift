@@ -10,7 +10,8 @@
 /// straight lines in time. A vector fixed in the room drifts in the body frame
 /// at `v' = −ω × v`, so the slopes give the true rotation rate: its horizontal
 /// part from gravity, its vertical part from the field (any field fixed in the
-/// room, disturbed or not). The bias is the mean gyro reading less that rate.
+/// room, disturbed or not). The bias is the gyro's reading less that rate, the
+/// reading fitted the same way (``Estimate/lineRate``) where the rate may change.
 ///
 /// The fit holds while there is no linear acceleration and the rotation over
 /// the window is small; ``AttitudeFusion`` uses it only while its
@@ -25,6 +26,15 @@ public struct SteadyRotation: Hashable, Sendable {
     public struct Estimate: Hashable, Sendable {
         /// Mean gyro reading over the window, rad/s.
         public var meanRate: Vector3
+        /// The slope of a straight line fitted, with the window's weights, to
+        /// the angle the gyro turned, rad/s, and its variance per axis. The
+        /// drifts of gravity and field are fitted that way, so this is the
+        /// rate they are to be compared with. It differs from ``meanRate``
+        /// while the rate changes: such a fit on exponential weights reads a
+        /// turn that speeds up at its rate of one averaging time before the
+        /// mean's moment.
+        public var lineRate: Vector3
+        public var lineRateVariance: Double
         /// The rotation rate about the horizontal axes (perpendicular to
         /// gravity) shown by gravity's drift, rad/s, and its variance per axis.
         public var horizontalRate: Vector3
@@ -53,6 +63,7 @@ public struct SteadyRotation: Hashable, Sendable {
     private var weight = 0.0       // Σw
     private var timeSum = 0.0      // Σw·t, t relative to the latest sample (≤ 0)
     private var timeSquares = 0.0  // Σw·t²
+    private var timeCubes = 0.0    // Σw·t³
     private var gravity = Moments()
     private var field = Moments()
     private var rate = Moments()
@@ -84,6 +95,7 @@ public struct SteadyRotation: Hashable, Sendable {
     @inline(__always)
     public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
         // Times are kept relative to the newest sample: move the old ones dt into the past.
+        timeCubes -= (3 * timeSquares - 3 * timeSum * dt + weight * dt * dt) * dt
         timeSquares += (dt * weight - 2 * timeSum) * dt
         timeSum -= dt * weight
         gravity.shift(by: dt)
@@ -93,6 +105,7 @@ public struct SteadyRotation: Hashable, Sendable {
         weight *= k
         timeSum *= k
         timeSquares *= k
+        timeCubes *= k
         gravity.scale(k)
         field.scale(k)
         rate.scale(k)
@@ -133,7 +146,15 @@ public struct SteadyRotation: Hashable, Sendable {
                 ? m.slopeVariance / across2 + horizontalVariance * m.mean.squaredLength / across2
                 : .infinity
             let now = g.mean - g.slope * (timeSum / weight)
-            return Estimate(meanRate: w.mean, horizontalRate: horizontal, horizontalVariance: horizontalVariance,
+            // A line fitted to the angle θ = ∫ω of a rate ω̄ + ω̇·(t − t̄) has the slope ω̄ + ω̇·μ₃/(2μ₂),
+            // μ₂ and μ₃ the window's central moments of time (μ₃/(2μ₂) = −τ for long exponential weights).
+            let mean = timeSum / weight
+            let skew = timeCubes / weight - 3 * mean * timeSquares / weight + 2 * mean * mean * mean
+            let lag = skew / (2 * spread / weight)
+            // On long exponential weights that line's noise is half the mean's (its kernel, w·(1 + lag·(t − t̄)/μ₂),
+            // is anticorrelated with the mean's).
+            return Estimate(meanRate: w.mean, lineRate: w.mean + w.slope * lag,
+                            lineRateVariance: w.scatter / (2 * count), horizontalRate: horizontal, horizontalVariance: horizontalVariance,
                             verticalRate: vertical, verticalVariance: verticalVariance,
                             meanRateVariance: w.scatter / count, up: up, accelerationNow: now,
                             accelerationScatter: g.scatter, fieldScatter: m.scatter, rateScatter: w.scatter,

@@ -99,6 +99,23 @@ import Testing
         #expect(rmse < 0.3, "RMSE \(rmse)°")
     }
 
+    /// A slow turn that speeds up and slows down gradually (a turntable
+    /// easing in, a boat's yaw), on a board without a calibration profile.
+    /// While the turn speeds up, the field's drift, fitted with a straight
+    /// line, reads the rate of about one averaging time earlier than the
+    /// gyro's mean reading does: the difference was learned as gyro bias, and
+    /// with the compass trusted little it stayed in the heading, ahead or
+    /// behind, until long after the turn.
+    @Test(arguments: [0.3, -0.3, 1.0])
+    func aTurnThatEasesInAndOutIsNotLearnedAsBias(rate: Double) {
+        var settings = AttitudeFusion.Settings()
+        settings.compassError = 5
+        let r = Self.run(.levelTurn(.init(rate: rate, turnDuration: 120, holdAfter: 60, ramp: 20)),
+                         bias: Vector3(0.3, -0.2, 0.5), settings: settings, seed: 3)
+        print("measured turn easing in and out at \(rate) °/s: RMSE \(r.rmse)°, worst \(r.worst)°")
+        #expect(r.rmse < 0.25, "RMSE \(r.rmse)° at \(rate) °/s")
+    }
+
     /// A magnet put on the board mid-walk (10 µT, on a board without a
     /// calibration profile) turns the compass by about 25° in one reading
     /// while the field's strength and dip stay within their tolerance. The
