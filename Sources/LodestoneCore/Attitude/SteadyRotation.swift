@@ -146,15 +146,16 @@ public struct SteadyRotation: Hashable, Sendable {
                 ? m.slopeVariance / across2 + horizontalVariance * m.mean.squaredLength / across2
                 : .infinity
             let now = g.mean - g.slope * (timeSum / weight)
-            // A line fitted to the angle θ = ∫ω of a rate ω̄ + ω̇·(t − t̄) has the slope ω̄ + ω̇·μ₃/(2μ₂),
-            // μ₂ and μ₃ the window's central moments of time (μ₃/(2μ₂) = −τ for long exponential weights).
-            let mean = timeSum / weight
-            let skew = timeCubes / weight - 3 * mean * timeSquares / weight + 2 * mean * mean * mean
+            // A line fitted to the angle θ = ∫ω of a rate ω̄ + ω̇·(t − t̄) has the slope
+            // ω̄ + ω̇·μ₃/(2μ₂), μ₂ and μ₃ the window's central moments of time
+            // (μ₃/(2μ₂) = −τ on long exponential weights).
+            let t = timeSum / weight
+            let skew = timeCubes / weight - 3 * t * timeSquares / weight + 2 * t * t * t
             let lag = skew / (2 * spread / weight)
-            // On long exponential weights that line's noise is half the mean's (its kernel, w·(1 + lag·(t − t̄)/μ₂),
-            // is anticorrelated with the mean's).
-            return Estimate(meanRate: w.mean, lineRate: w.mean + w.slope * lag,
-                            lineRateVariance: w.scatter / (2 * count), horizontalRate: horizontal, horizontalVariance: horizontalVariance,
+            // On long exponential weights that line's noise is half the mean's: its
+            // kernel, w·(1 + lag·(t − t̄)/μ₂), is anticorrelated with the mean's.
+            return Estimate(meanRate: w.mean, lineRate: w.mean + w.slope * lag, lineRateVariance: w.scatter / (2 * count),
+                            horizontalRate: horizontal, horizontalVariance: horizontalVariance,
                             verticalRate: vertical, verticalVariance: verticalVariance,
                             meanRateVariance: w.scatter / count, up: up, accelerationNow: now,
                             accelerationScatter: g.scatter, fieldScatter: m.scatter, rateScatter: w.scatter,
