@@ -30,12 +30,12 @@ enum SimulateCommand: Command {
         Sensors (--noise typical, the default): gyroscope 0.015 °/s/√Hz white noise, a
         0.0005 °/s/√s bias walk and the Earth's rate; accelerometer 400 µg/√Hz; magnetometer
         0.5 µT per sample. Values are rounded to 0.001 µT, 0.0001 m/s² and 0.00001 rad/s.
-        --noise none keeps the rounding only; --noise K multiplies the three white noises by K
-        (the bias walk stays). The gyroscope reads the exact body rate at each
-        sample's instant. --mag-rate samples the magnetometer on its own clock; each sample
-        carries its latest reading. --speed adds speed (m/s) and track (degrees from true
-        north) columns as a position source reports them: 1 Hz, 0.2 s late, 0.1 m/s noise,
-        held between updates (--speed-rate, --speed-latency).
+        --noise none keeps the rounding and the Earth's rate (signal, not noise); --noise K
+        multiplies the three white noises by K (the bias walk stays). The gyroscope reads
+        the exact body rate at each sample's instant. --mag-rate samples the magnetometer on
+        its own clock; each sample carries its latest reading. --speed adds speed (m/s) and
+        track (degrees from true north) columns as a position source reports them: 1 Hz,
+        0.2 s late, 0.1 m/s noise, held between updates (--speed-rate, --speed-latency).
 
         --truth adds truth_w,truth_x,truth_y,truth_z (the true attitude, sensor → ENU, north
         = magnetic north) and movement (0 for the first 10 s of turn, full-tumble, drive, boat

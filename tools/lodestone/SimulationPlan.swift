@@ -97,8 +97,10 @@ struct SimulationPlan {
         switch arguments.string("noise") ?? "typical" {
         case "typical": sensors = .typical
         case "none":
-            // No noise or bias walk, but the same resolution as a sensor's.
+            // No noise or bias walk, but the same resolution as a sensor's, and the
+            // Earth's rate: it is signal, which a filter takes out of the gyro.
             sensors = .ideal
+            sensors.gyroscope.sensesEarthRotation = true
             sensors.gyroscope.resolution = SensorSuite.typical.gyroscope.resolution
             sensors.accelerometer.resolution = SensorSuite.typical.accelerometer.resolution
             sensors.magnetometer.resolution = SensorSuite.typical.magnetometer.resolution
