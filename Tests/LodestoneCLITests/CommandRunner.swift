@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneTestSupport
 
 /// Runs the built `lodestone` executable and captures what it prints.
 struct CommandRunner {
@@ -42,8 +43,10 @@ struct CommandRunner {
         p.standardOutput = out
         p.standardError = err
         p.standardInput = input
+        BrokenPipes.ignored
         try p.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        // A child that exits before reading (a refused option) closes the pipe: that is its answer, not an error here.
+        if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         return collect(p, out: out, err: err)
     }

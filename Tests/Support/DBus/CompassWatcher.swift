@@ -34,8 +34,10 @@ public final class CompassWatcher: @unchecked Sendable {
         lock.withLock { lines.first { $0["event"] as? String == "connected" }?["unique"] as? String }
     }
 
+    /// A watcher that has exited is seen by `next` timing out, not by a SIGPIPE here.
     public func send(_ command: String) {
-        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        BrokenPipes.ignored
+        try? input.fileHandleForWriting.write(contentsOf: Data((command + "\n").utf8))
     }
 
     /// The next line, after those already returned, that matches; nil after `timeout` seconds.
