@@ -27,14 +27,16 @@ public struct SteadyRotation: Hashable, Sendable {
         /// Mean gyro reading over the window, rad/s.
         public var meanRate: Vector3
         /// The slope of a straight line fitted, with the window's weights, to
-        /// the angle the gyro turned, rad/s, and its variance per axis. The
-        /// drifts of gravity and field are fitted that way, so this is the
-        /// rate they are to be compared with. It differs from ``meanRate``
-        /// while the rate changes: such a fit on exponential weights reads a
-        /// turn that speeds up at its rate of one averaging time before the
-        /// mean's moment.
+        /// the angle the gyro turned, rad/s. The drifts of gravity and field
+        /// are fitted that way, so this is the rate they are to be compared
+        /// with. It differs from ``meanRate`` while the rate changes: such a
+        /// fit on exponential weights reads a turn that speeds up at its rate
+        /// of one averaging time before the mean's moment.
         public var lineRate: Vector3
-        public var lineRateVariance: Double
+        /// Variance of each axis of ``lineRate``: on long exponential weights
+        /// half the mean's, since its kernel, w·(1 + lag·(t − t̄)/μ₂), is
+        /// anticorrelated with the mean's.
+        public var lineRateVariance: Double { meanRateVariance / 2 }
         /// The rotation rate about the horizontal axes (perpendicular to
         /// gravity) shown by gravity's drift, rad/s, and its variance per axis.
         public var horizontalRate: Vector3
@@ -152,9 +154,7 @@ public struct SteadyRotation: Hashable, Sendable {
             let t = timeSum / weight
             let skew = timeCubes / weight - 3 * t * timeSquares / weight + 2 * t * t * t
             let lag = skew / (2 * spread / weight)
-            // On long exponential weights that line's noise is half the mean's: its
-            // kernel, w·(1 + lag·(t − t̄)/μ₂), is anticorrelated with the mean's.
-            return Estimate(meanRate: w.mean, lineRate: w.mean + w.slope * lag, lineRateVariance: w.scatter / (2 * count),
+            return Estimate(meanRate: w.mean, lineRate: w.mean + w.slope * lag,
                             horizontalRate: horizontal, horizontalVariance: horizontalVariance,
                             verticalRate: vertical, verticalVariance: verticalVariance,
                             meanRateVariance: w.scatter / count, up: up, accelerationNow: now,
