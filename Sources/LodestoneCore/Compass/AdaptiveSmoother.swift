@@ -78,7 +78,10 @@ public struct AdaptiveSmoother: Sendable {
     }
 
     /// The current cutoff in rad/s (2π × Hz); infinite when smoothing is off.
-    public var cutoff: Double { minimumOmega + betaOmega * rotationRate }
+    public var cutoff: Double { cutoff(atRate: rotationRate) }
+
+    /// The cutoff in rad/s while the board turns at `rate` rad/s: a steady turn lags by 1/cutoff s.
+    public func cutoff(atRate rate: Double) -> Double { minimumOmega + betaOmega * rate }
 
     public mutating func reset() {
         isInitialized = false
@@ -119,7 +122,7 @@ public struct AdaptiveSmoother: Sendable {
             // α = x / (1 + x), x = dt·ω_c: the discrete first-order low-pass. Gravity
             // also gets the weight 1 / (1 + Δ²), Δ = (|a|² − g²)/(2g·scale) ≈ (|a| − g)/scale:
             // one division serves both.
-            let x = dt * (minimumOmega + betaOmega * rotationRate)
+            let x = dt * cutoff
             let departure = (a.squaredLength - Self.gravity2) * gravityScale
             let w = 1 + departure * departure
             let inverse = 1 / ((1 + x) * w)

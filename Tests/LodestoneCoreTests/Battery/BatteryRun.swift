@@ -53,40 +53,47 @@ struct BatteryRun {
         var settings = HeadingEstimator.Settings(fusion: fusion)
         settings.calibrationStatus = battery.calibrationStatus
         var pipeline = HeadingPipeline(settings: settings, headingFilter: 0)
+        // Compass mode is scored without its smoother's designed lag (``compassLag(at:_:)``).
+        let smoother = fusion == .ecompass ? settings.smoothing.map { AdaptiveSmoother(settings: $0) } : nil
         var score = Score()
+        var lagged = 0
         let start = battery.scenario.settlingTime
         for (i, s) in samples.enumerated() {
             guard let h = pipeline.process(s), s.time >= start else { continue }
-            let q = fusion == .ecompass ? truth[Self.index(samples, before: i, by: compassLag(at: i))] : truth[i]
-            score.add(error: headingError(h.attitude, q), accuracy: h.headingAccuracy)
+            if let smoother {
+                lagged = Self.index(samples, atOrBefore: s.time - compassLag(at: i, smoother), from: lagged)
+            }
+            score.add(error: headingError(h.attitude, truth[smoother == nil ? i : lagged]), accuracy: h.headingAccuracy)
         }
         return score
     }
 
-    /// Compass mode's designed lag at sample `i`, s: its smoother
-    /// (``AdaptiveSmoother``) delays a turn at ω by 1/ω_c, ω_c = 2π·f_min + ω/maximumLag.
-    /// On a slow turn that lag (0.6 s at 0.3 °/s) offsets the calibration
-    /// residual the compass shares with the fusion, one way or the other by
-    /// the sign of the residual: a coin flip that says nothing of the fusion.
-    /// So the compass is scored against the truth of that long ago.
-    func compassLag(at i: Int) -> Double {
+    /// Compass mode's designed lag at sample `i`, s: its smoother delays a
+    /// turn at ω by 1/ω_c (``AdaptiveSmoother/cutoff(atRate:)``). On a slow
+    /// turn that lag offsets the calibration residual the compass shares with
+    /// the fusion, one way or the other by the sign of the residual: a coin
+    /// flip that says nothing of the fusion. So the compass is scored against
+    /// the truth of that long ago.
+    func compassLag(at i: Int, _ smoother: AdaptiveSmoother) -> Double {
         guard i > 0 else { return 0 }
-        let smoothing = AdaptiveSmoother.Settings()
         let turn = truth[i] * truth[i - 1].conjugate
         let rate = 2 * acos(min(1, abs(turn.w))) / (samples[i].time - samples[i - 1].time)
-        return 1 / (2 * Double.pi * smoothing.minimumCutoff + rate / (smoothing.maximumLag * Angle.radiansPerDegree))
+        return 1 / smoother.cutoff(atRate: rate)
     }
 
-    /// The index of the last sample at least `lag` seconds before sample `i`.
-    static func index(_ samples: [SensorSample], before i: Int, by lag: Double) -> Int {
-        var j = i
-        while j > 0, samples[j].time > samples[i].time - lag { j -= 1 }
+    /// The index of the last sample at or before `time` (the first when none
+    /// is), searched from `start`: the previous answer, since the times asked
+    /// for move on with the samples.
+    static func index(_ samples: [SensorSample], atOrBefore time: Double, from start: Int) -> Int {
+        var j = start
+        while j + 1 < samples.count, samples[j + 1].time <= time { j += 1 }
+        while j > 0, samples[j].time > time { j -= 1 }
         return j
     }
 
     /// Runs both modes and checks the targets every case shares. Gyro fusion
     /// no worse than the compass in this clean field (the compass scored
-    /// without its designed lag, ``compassLag(at:)``): within 0.05° + 5 % of it,
+    /// without its designed lag, ``compassLag(at:_:)``): within 0.05° + 5 % of it,
     /// since on slow turns both follow the same residual calibration error,
     /// which no filter can tell from north without turning through it, and the
     /// two differ only by noise. An honest accuracy: beyond 3 × accuracy in
