@@ -45,7 +45,8 @@ struct CommandRunner {
         p.standardInput = input
         BrokenPipes.ignored
         try p.run()
-        // A child that exits before reading (a refused option) closes the pipe: that is its answer, not an error here.
+        // A child that exits before reading (a refused option) closes the pipe:
+        // that is its answer, not an error here.
         if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         return collect(p, out: out, err: err)
