@@ -16,7 +16,10 @@ import Darwin
 /// accelerometer-levelled compass in every turn; with the gyro's ω and the
 /// position source's v it is known exactly. v' comes from successive speed
 /// reports (a receiver updates about once a second), smoothed over
-/// ``smoothingTime``. u is the course over ground when the receiver reports
+/// ``smoothingTime``. Samples carry the latest report held, so a new report
+/// shows only when the speed changes; one that repeats the speed (a parked
+/// car's zero, a steady cruise) is inferred once the speed has held for one
+/// and a half of the ``ReportInterval``, and means no change. u is the course over ground when the receiver reports
 /// one at a speed where it means something, else the board's forward axis
 /// (a board mounted facing the way the vehicle drives).
 public struct VehicleAcceleration: Hashable, Sendable {
@@ -31,6 +34,8 @@ public struct VehicleAcceleration: Hashable, Sendable {
     private var lastReportTime = 0.0
     private var time = 0.0
     private var speedChange = 0.0
+    private var interval = ReportInterval()
+    private var repeatedReports = 0
 
     public init(smoothingTime: Double = 1, slowestCourseSpeed: Double = 2, longestReportGap: Double = 5) {
         self.smoothingTime = smoothingTime
@@ -62,12 +67,31 @@ public struct VehicleAcceleration: Hashable, Sendable {
             lastReportTime = time
             return
         }
-        guard speed != last else { return }
+        guard speed != last else {
+            countRepeatedReports()
+            return
+        }
         let gap = time - lastReportTime
         lastReportTime = time
+        repeatedReports = 0
         guard gap > 0, gap <= longestReportGap else { return }
-        let k = min(1, gap / smoothingTime)
-        speedChange += ((speed - last) / gap - speedChange) * k
+        interval.add(gap: gap)
+        smoothSpeedChange(toward: (speed - last) / gap, over: gap)
+    }
+
+    /// A speed held past one and a half report intervals was reported again
+    /// unchanged: each such report is a change of zero over one interval.
+    private mutating func countRepeatedReports() {
+        guard let typical = interval.typical else { return }
+        let repeats = Int(((time - lastReportTime) / typical - 0.5).rounded(.down))
+        while repeatedReports < repeats {
+            repeatedReports += 1
+            smoothSpeedChange(toward: 0, over: typical)
+        }
+    }
+
+    private mutating func smoothSpeedChange(toward change: Double, over gap: Double) {
+        speedChange += (change - speedChange) * min(1, gap / smoothingTime)
     }
 
     private func direction(speed: Double, course: Double?, forward: Vector3, rotation r: Matrix3) -> Vector3? {
