@@ -239,9 +239,9 @@ public struct AttitudeFusion: Sendable {
         guard dt > 0 else { return }
         let (rate, r) = integrate(angularRate: w, dt: dt)
         rest.add(angularRate: w, acceleration: a, field: m, dt: dt)
-        let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
-                                     rotation: r, dt: dt)
         let aE = r * a
+        let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
+                                     rotation: r, specificForce: aE, dt: dt)
         gravity.add(carrier.map { aE - $0 } ?? aE, rotation: r, dt: dt)
         if isNewField { pending.field = m }
         pending.fieldAge = isNewField ? 0 : pending.fieldAge + dt
@@ -421,7 +421,7 @@ public struct AttitudeFusion: Sendable {
         let expected = spread + errors.tiltVariance(eastLag: eastLag, northLag: northLag)
         let explainable = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
         let unexplained = disagreement > c.accelerationGateSquared * expected
-            && disagreement > 2 * (explainable + expected)
+            && disagreement > 2 * (explainable + speedLagTilt + expected)
         if gravity.unexplained(unexplained, dt: interval) >= settings.longestTiltInconsistency {
             giveWayToGravity(east: east, north: north, interval: interval)
         }
@@ -454,6 +454,14 @@ public struct AttitudeFusion: Sendable {
         errors.widenBias(along: r.row0, variance: min(most, east * east / (time * time)))
         errors.widenBias(along: r.row1, variance: min(most, north * north / (time * time)))
         gravity.gaveWay()
+    }
+
+    /// The tilt, rad², by which a vehicle's change of acceleration that its
+    /// speed does not show yet may lean the reading (``VehicleAcceleration``):
+    /// a disagreement it explains is no sign that the filter is wrong.
+    private var speedLagTilt: Double {
+        let lag = vehicle.alongTrackLag / gravity.restingStrength
+        return lag * lag
     }
 
     /// How far acceleration the average did not remove may have tilted the
@@ -605,6 +613,7 @@ public struct AttitudeFusion: Sendable {
         let turn = Self.rotation(angle)
         attitude = (turn * attitude).normalized
         fieldStep.corrected(by: turn)
+        vehicle.corrected(by: turn)
         gyroBias += bias
         // An error beyond three of its standard deviations is no compass error: bounded there.
         let bound = 3 * compassErrorVariance.squareRoot()

@@ -14,14 +14,25 @@ import Darwin
 /// turning at ω accelerates at `v'·u + ω × (v·u)`: the change of speed along
 /// the track and the centripetal part. The second is what tilts an
 /// accelerometer-levelled compass in every turn; with the gyro's ω and the
-/// position source's v it is known exactly. v' comes from successive speed
-/// reports (a receiver updates about once a second), smoothed over
-/// ``smoothingTime``. Samples carry the latest report held, so a new report
-/// shows only when the speed changes; one that repeats the speed (a parked
-/// car's zero, a steady cruise) is inferred once the speed has held for one
-/// and a half of the ``ReportInterval``, and means no change. u is the course over ground when the receiver reports
-/// one at a speed where it means something, else the board's forward axis
-/// (a board mounted facing the way the vehicle drives).
+/// position source's v it is known exactly. u is the course over ground when
+/// the receiver reports one at a speed where it means something, else the
+/// board's forward axis (a board mounted facing the way the vehicle drives).
+///
+/// v' comes from successive speed reports (a receiver updates about once a
+/// second), smoothed over ``smoothingTime``. Samples carry the latest report
+/// held, so a new report shows only when the speed changes; one that repeats
+/// the speed (a parked car's zero, a steady cruise) is inferred once the speed
+/// has held for one and a half of the ``ReportInterval``, and means no change.
+///
+/// v' is a report interval old and more by the time it arrives, so the end of
+/// a braking is missed for that long, and the reading it corrects leans by the
+/// braking still taken out. The accelerometer shows such a change at once:
+/// ``alongTrackLag`` is how far its own along-track reading moved over about
+/// the speed's delay (the tilt error cancels out of that, and the filter's
+/// corrections of the tilt are turned into the past readings), but
+/// no more than v' takes out: an acceleration the speed has not shown yet (a
+/// boat's sway, the start of a braking) is one the filter meets as it would
+/// without speed.
 public struct VehicleAcceleration: Hashable, Sendable {
     /// Time constant of the speed change's estimate, s.
     public let smoothingTime: Double
@@ -29,6 +40,13 @@ public struct VehicleAcceleration: Hashable, Sendable {
     public let slowestCourseSpeed: Double
     /// The longest gap between speed reports that still gives a speed change, s.
     public let longestReportGap: Double
+    /// What the accelerometer's along-track reading is averaged over before
+    /// it is compared with its own past, s: longer than road vibration's period.
+    public let vibrationTime: Double
+
+    /// How far the acceleration along the track may have changed since the
+    /// speed last showed it, m/s².
+    public private(set) var alongTrackLag = 0.0
 
     private var lastSpeed: Double?
     private var lastReportTime = 0.0
@@ -36,29 +54,60 @@ public struct VehicleAcceleration: Hashable, Sendable {
     private var speedChange = 0.0
     private var interval = ReportInterval()
     private var repeatedReports = 0
+    private var recentForce: Vector3?
+    private var delayedForce = Vector3.zero
 
-    public init(smoothingTime: Double = 1, slowestCourseSpeed: Double = 2, longestReportGap: Double = 5) {
+    public init(smoothingTime: Double = 1, slowestCourseSpeed: Double = 2, longestReportGap: Double = 5,
+                vibrationTime: Double = 0.25) {
         self.smoothingTime = smoothingTime
         self.slowestCourseSpeed = slowestCourseSpeed
         self.longestReportGap = longestReportGap
+        self.vibrationTime = vibrationTime
     }
 
     /// The vehicle's acceleration in the earth frame (m/s², ENU, north =
     /// magnetic north), or nil without a speed. `speed` in m/s, `course` in
     /// radians clockwise from magnetic north, `rate` the bias-corrected gyro
-    /// (body), `forward` the board's forward axis (body), `r` body → earth.
+    /// (body), `forward` the board's forward axis (body), `r` body → earth,
+    /// `specificForce` the accelerometer's reading in the earth frame.
     public mutating func update(speed: Double?, course: Double?, rate: Vector3, forward: Vector3, rotation r: Matrix3,
-                                dt: Double) -> Vector3? {
+                                specificForce: Vector3, dt: Double) -> Vector3? {
         time += dt
         guard let speed, speed.isFinite, speed >= 0 else {
             lastSpeed = nil
             speedChange = 0
+            recentForce = nil
+            alongTrackLag = 0
             return nil
         }
         trackSpeedChange(speed, dt: dt)
         guard let u = direction(speed: speed, course: course, forward: forward, rotation: r) else { return .zero }
+        trackAlongTrackLag(specificForce, along: u, dt: dt)
         let velocity = u * speed
         return u * speedChange + (r * rate).cross(velocity)
+    }
+
+    /// The specific force now against its average over the speed's delay (a
+    /// report interval and the smoothing), along the track.
+    private mutating func trackAlongTrackLag(_ force: Vector3, along u: Vector3, dt: Double) {
+        guard let recent = recentForce else {
+            recentForce = force
+            delayedForce = force
+            return
+        }
+        let delay = smoothingTime + (interval.typical ?? smoothingTime)
+        let updated = recent + (force - recent) * min(1, dt / vibrationTime)
+        recentForce = updated
+        delayedForce += (force - delayedForce) * min(1, dt / delay)
+        alongTrackLag = min(abs((updated - delayedForce).dot(u)), abs(speedChange))
+    }
+
+    /// The filter turned its attitude by `q` (earth frame): the readings
+    /// averaged so far are turned with it, so that the correction is not
+    /// taken for a change of acceleration.
+    public mutating func corrected(by q: Quaternion) {
+        recentForce = recentForce.map { q.rotate($0) }
+        delayedForce = q.rotate(delayedForce)
     }
 
     private mutating func trackSpeedChange(_ speed: Double, dt: Double) {

@@ -10,20 +10,29 @@ import Testing
     let dt = 0.01
     let north = Vector3(0, 1, 0)
 
-    /// Speed reports every `interval` s, held between them, from `speed(t)`;
-    /// returns the acceleration along the track at each sample.
-    func alongTrack(seconds: Double, interval: Double = 1, speed: (Double) -> Double) -> [(time: Double, value: Double)] {
+    struct Step {
+        var time: Double
+        /// The acceleration along the track the speed gives, m/s².
+        var value: Double
+        var lag: Double
+    }
+
+    /// Speed reports every `interval` s, held between them, from `speed(t)`,
+    /// and a level accelerometer that feels the speed's change at once.
+    func alongTrack(seconds: Double, interval: Double = 1, speed: @escaping (Double) -> Double) -> [Step] {
         var vehicle = VehicleAcceleration()
         var held = speed(0), nextReport = interval
-        var out: [(Double, Double)] = []
+        var out: [Step] = []
         for i in 1...Int((seconds / dt).rounded()) {
             let t = Double(i) * dt
             if t >= nextReport - 1e-9 {
                 held = speed(t)
                 nextReport += interval
             }
-            let a = vehicle.update(speed: held, course: 0, rate: .zero, forward: north, rotation: .identity, dt: dt)
-            out.append((t, a?.y ?? .nan))
+            let felt = (speed(t + dt / 2) - speed(t - dt / 2)) / dt
+            let a = vehicle.update(speed: held, course: 0, rate: .zero, forward: north, rotation: .identity,
+                                   specificForce: Vector3(0, felt, 9.80665), dt: dt)
+            out.append(Step(time: t, value: a?.y ?? .nan, lag: vehicle.alongTrackLag))
         }
         return out
     }
@@ -35,6 +44,18 @@ import Testing
         let parked = a.filter { $0.time > 13 }.map(\.value)
         #expect(braking.allSatisfy { abs($0 + 2.5) < 0.6 }, "braking read as \(braking.min()!)…\(braking.max()!) m/s²")
         #expect(parked.allSatisfy { abs($0) < 0.05 }, "parked read as \(parked.min()!)…\(parked.max()!) m/s²")
+    }
+
+    /// The braking's end shows in the accelerometer at once and in the speed
+    /// only a report later: the lag says so meanwhile, and little while the
+    /// braking holds.
+    @Test func theEndOfABrakingShowsAsLag() {
+        let a = alongTrack(seconds: 14) { t in max(0, 20 - 2.5 * t) }
+        let steady = a.filter { $0.time > 5 && $0.time < 7.9 }.map(\.lag)
+        let ended = a.filter { $0.time > 8.3 && $0.time < 9 }
+        #expect(steady.allSatisfy { $0 < 0.3 }, "lag \(steady.max()!) m/s² while braking steadily")
+        #expect(ended.allSatisfy { $0.lag > 0.8 && abs($0.value) > 0.5 },
+                "the speed still brakes; the lag says \(ended.map(\.lag).min()!) m/s²")
     }
 
     /// Speeding up from 10 to 25 m/s, then holding 25 m/s exactly.
