@@ -5,8 +5,8 @@ Writes a sweep of simulated logs with `lodestone simulate` (level turns at 0.05�
 25–400 Hz, rates either side of the rest detector's 2 °/s threshold, tumbles, full tumbles,
 walks, boats, car drives with and without speed, gyro biases up to 5 °/s, gyro scale errors
 up to 3 %, a bias walking 40 times faster than typical, a tilted turn, a 10 Hz
-magnetometer, dips of 0–85°, sensors a third and three times as noisy as typical), and
-timing faults made from some of them (a 3 s gap in the samples, one sample in ten lost at
+magnetometer, dips of 0–85°, sensors a third and three times as noisy as typical, and
+noise-free sensors, which leave only the filter's own systematic errors), and timing faults made from some of them (a 3 s gap in the samples, one sample in ten lost at
 random), and scores each with `lodestone evaluate`, gyro
 fusion against Lodestone's own compass mode. The compass here has no calibration error, so the
 field is clean, and a row is flagged when:
@@ -14,7 +14,9 @@ field is clean, and a row is flagged when:
 * FUSION>COMPASS: the fusion's heading RMSE exceeds the compass's by more than 5 % + 0.05°
   (issue 11: gyro fusion is never worse than the compass in a clean field);
 * 3SIGMA: more than 1 % of valid samples lie beyond 3 × headingAccuracy;
-* TURN>1: a level turn's RMSE exceeds 1.0° (issue 11's target).
+* TURN>1: a level turn's RMSE exceeds 1.0° (issue 11's target);
+* SPEED>NONE: a drive with speed has more heading or inclination error than the same drive
+  without it (by 5 % + 0.05°): speed aiding must never cost accuracy.
 
 Standard library only. Usage: tools/fusion-sweep.py [--lodestone BIN] [--work DIR] [--jobs N] [--gaps]
 Build first: swift build -c release. Prints one line per log; exits 1 when a row is flagged.
@@ -87,7 +89,22 @@ def cases() -> list[tuple[str, list[str]]]:
         ("walk-noise-3", ["--scenario", "walk", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS, "--noise", "3"]),
         ("drive-noise-3", ["--scenario", "drive", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS, "--noise", "3"]),
     ]
+    # Noise-free sensors: what is left is the filter's own doing (a receiver reporting its
+    # speed exactly repeats it while parked and cruising).
+    for seed in range(2):
+        common = ["--rate", "100", "--seed", str(80 + seed), "--gyro-bias", BIAS, "--noise", "none"]
+        found += [(f"noise-free-turn-0.3-{seed}", ["--scenario", "turn", "--turn-rate", "0.3"] + common),
+                  (f"noise-free-full-tumble-{seed}", ["--scenario", "full-tumble"] + common),
+                  (f"noise-free-walk-{seed}", ["--scenario", "walk"] + common),
+                  (f"noise-free-boat-{seed}", ["--scenario", "boat"] + common),
+                  (f"noise-free-drive-{seed}", ["--scenario", "drive"] + common),
+                  (f"noise-free-drive-speed-{seed}", ["--scenario", "drive", "--speed"] + common)]
     return found
+
+
+def without_speed(name: str) -> str | None:
+    """The case that drives the same drive without speed."""
+    return name.replace("drive-speed-", "drive-") if "drive-speed-" in name else None
 
 
 def timing_faults() -> list[tuple[str, str, str]]:
@@ -168,8 +185,10 @@ def score(binary: str, work: Path, case: tuple[str, list[str]]) -> tuple[str, di
     return name, evaluate(binary, log, compass=False), evaluate(binary, log, compass=True)
 
 
-def flags(name: str, fused: dict, compass: dict) -> list[str]:
+def flags(name: str, fused: dict, compass: dict, unaided: dict | None) -> list[str]:
     found = []
+    if unaided and any(fused[k] > unaided[k] * 1.05 + 0.05 for k in ("headingRMSE", "inclinationRMSE")):
+        found.append("SPEED>NONE")
     if fused["headingRMSE"] > compass["headingRMSE"] * 1.05 + 0.05:
         found.append("FUSION>COMPASS")
     if fused["beyondThreeAccuracy"] > 0.01:
@@ -196,8 +215,9 @@ def main() -> int:
     with ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda c: score(args.lodestone, work, c), cases()))
         results += pool.map(lambda f: score_fault(args.lodestone, work, f), timing_faults())
+    fused_of = {name: fused for name, fused, _ in results}
     for name, fused, compass in results:
-        marks = flags(name, fused, compass)
+        marks = flags(name, fused, compass, fused_of.get(without_speed(name)))
         flagged += bool(marks)
         print(f"{name:22s} fused {fused['headingRMSE']:6.2f}°  incl {fused['inclinationRMSE']:5.2f}°  "
               f"compass {compass['headingRMSE']:6.2f}°  within ±acc {100 * fused['validCoverage']:3.0f} %  "
