@@ -53,7 +53,7 @@ public struct VehicleAcceleration: Hashable, Sendable {
     private var time = 0.0
     private var speedChange = 0.0
     private var interval = ReportInterval()
-    private var repeatedReports = 0
+    private var repeatedReports = 0.0
     private var recentForce: Vector3?
     private var delayedForce = Vector3.zero
 
@@ -130,13 +130,15 @@ public struct VehicleAcceleration: Hashable, Sendable {
 
     /// A speed held past one and a half report intervals was reported again
     /// unchanged: each such report is a change of zero over one interval.
+    /// (However short the interval and long the hold, in one step: a log's
+    /// timestamps are not to be trusted.)
     private mutating func countRepeatedReports() {
         guard let typical = interval.typical else { return }
-        let repeats = Int(((time - lastReportTime) / typical - 0.5).rounded(.down))
-        while repeatedReports < repeats {
-            repeatedReports += 1
-            smoothSpeedChange(toward: 0, over: typical)
-        }
+        let repeats = ((time - lastReportTime) / typical - 0.5).rounded(.down)
+        guard repeats > repeatedReports else { return }
+        let kept = 1 - min(1, typical / smoothingTime)
+        speedChange *= pow(kept, repeats - repeatedReports)
+        repeatedReports = repeats
     }
 
     private mutating func smoothSpeedChange(toward change: Double, over gap: Double) {

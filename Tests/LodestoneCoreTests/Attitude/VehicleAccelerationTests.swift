@@ -71,4 +71,18 @@ import Testing
         let late = a.filter { $0.time > 4 }.map(\.value)
         #expect(late.allSatisfy { abs($0 - 0.8) < 0.01 })
     }
+
+    /// A log whose speed changed a nanosecond apart, then held for hours:
+    /// the held reports are counted in one step, not one by one.
+    @Test func aNanosecondReportIntervalThenAnHourHeld() {
+        var vehicle = VehicleAcceleration()
+        let level = Vector3(0, 0, 9.80665)
+        for (i, speed) in [10.0, 10.5, 11.0, 11.5].enumerated() {
+            _ = vehicle.update(speed: speed, course: 0, rate: .zero, forward: north, rotation: .identity,
+                               specificForce: level, dt: i == 0 ? 0.01 : 1e-9)
+        }
+        let held = vehicle.update(speed: 11.5, course: 0, rate: .zero, forward: north, rotation: .identity,
+                                  specificForce: level, dt: 3_600)
+        #expect(held.map { abs($0.y) < 1e-9 } == true)
+    }
 }
