@@ -10,7 +10,10 @@ public struct HeadingFilter: Hashable, Sendable {
     /// Minimum change in degrees; Core Location's default is 1.
     public let threshold: Double
     /// The last delivered direction, unit length.
-    public private(set) var lastDelivered: HeadingDirection?
+    public var lastDelivered: HeadingDirection? { threshold == 0 ? last?.normalized : last }
+    /// The last delivered direction as the next is compared with it: unit length,
+    /// except with a threshold of 0, which compares nothing and so skips the square root.
+    private var last: HeadingDirection?
     private let cosineLimit: Double
     private let cosineLimit2: Double
 
@@ -34,7 +37,11 @@ public struct HeadingFilter: Hashable, Sendable {
     /// Inlined: the pipeline asks once per sample.
     @inline(__always)
     public mutating func shouldDeliver(_ direction: HeadingDirection) -> Bool {
-        if let last = lastDelivered {
+        if threshold == 0 {
+            last = direction
+            return true
+        }
+        if let last {
             // Held while cos(angle) = d / |direction| exceeds the limit.
             let d = direction.dot(last)
             let held = cosineLimit >= 0
@@ -42,7 +49,7 @@ public struct HeadingFilter: Hashable, Sendable {
                 : d > cosineLimit * direction.squaredLength.squareRoot()
             if held { return false }
         }
-        lastDelivered = direction.normalized
+        last = direction.normalized
         return true
     }
 
@@ -53,6 +60,6 @@ public struct HeadingFilter: Hashable, Sendable {
 
     /// Forgets the last delivered heading, so the next one is delivered.
     public mutating func reset() {
-        lastDelivered = nil
+        last = nil
     }
 }
