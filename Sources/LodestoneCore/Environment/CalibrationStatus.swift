@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What the pipeline knows about the magnetometer calibration in use, for
 /// `headingAccuracy` and for deciding when to ask for a new calibration.
 public struct CalibrationStatus: Hashable, Sendable {
@@ -25,7 +33,9 @@ public struct CalibrationStatus: Hashable, Sendable {
     /// `fitErrorPercent` implies: an error vector of that relative size
     /// across the horizontal field turns the heading by about `ε / cos(dip)`.
     public func headingError(dip: Double) -> Double {
-        let cosDip = max(0.05, HeadingDirection(degrees: dip).north)
+        // The cosine alone, as `HeadingDirection(degrees:).north` has it: every compass
+        // heading's accuracy asks, and the sine that came with it was a wasted call.
+        let cosDip = max(0.05, cos(dip * Angle.radiansPerDegree))
         return fitErrorPercent / 100 / cosDip * Angle.degreesPerRadian
     }
 }
