@@ -676,7 +676,8 @@ public struct AttitudeFusion: Sendable {
         switch fieldStep.observe(field + field.cross(rate) * age, rotation: r, noise: 3 * noise.magnetometerVariance, turning: turning, dt: dt,
                                  gateSquared: coefficients.magneticGateSquared) {
         case .none:
-            carriedBeforeStep = nil
+            // Storing nil copies the whole optional through memory: most readings find it nil already.
+            if case .some = carriedBeforeStep { carriedBeforeStep = nil }
             return false
         case .holding:
             if carriedBeforeStep == nil { carriedBeforeStep = carried }

@@ -128,7 +128,8 @@ struct FieldStep: Sendable {
             return .none
         }
         guard isOff else {
-            candidate = nil
+            // Storing nil copies the whole optional through memory: most readings find it nil already.
+            if case .some = candidate { candidate = nil }
             // Readings near the gate count less: the start of a field moving
             // away (a magnet coming) is not averaged into the reference.
             follow(earth, from: ref, noise: noise,
