@@ -58,6 +58,11 @@ struct GravityAverage: Hashable, Sendable {
     /// Samples in the average, until it spans the correlation time: a young
     /// average is the plain mean of its samples, not the first one weighted up.
     private var samples = 0.0
+    /// The weights of the last time step, kept while the step stays the same:
+    /// sampled data has a fixed step, so their divisions run once, not per sample.
+    private var weightsStep = 0.0
+    private var averageWeight = 0.0
+    private var smoothingWeight = 0.0
 
     init(correlationTime: Double, persistenceTime: Double, accelerometerError: Double) {
         self.correlationTime = correlationTime
@@ -85,11 +90,16 @@ struct GravityAverage: Hashable, Sendable {
     @inline(__always) // one call per sample, from the fusion
     mutating func add(_ aE: Vector3, rotation r: Matrix3, dt: Double) {
         samples += 1
-        let k = min(1, max(dt / correlationTime, 1 / samples))
+        if dt != weightsStep {
+            weightsStep = dt
+            averageWeight = dt / correlationTime
+            smoothingWeight = min(1, dt / Self.smoothingTime)
+        }
+        let k = min(1, max(averageWeight, 1 / samples))
         mean += (aE - mean) * k
         motionVariance += ((aE - mean).squaredLength - motionVariance) * k
         let previous = hasSmoothed ? smoothed : aE
-        let now = previous + (aE - previous) * min(1, dt / Self.smoothingTime)
+        let now = previous + (aE - previous) * smoothingWeight
         smoothed = now
         hasSmoothed = true
         jerkVariance += (((now - previous) / dt).squaredLength - jerkVariance) * k

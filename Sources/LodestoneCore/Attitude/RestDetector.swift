@@ -38,6 +38,10 @@ public struct RestDetector: Hashable, Sendable {
     private var sinceEvaluation = 0.0
     private var lastStep = 0.01
     static let shortTime = 0.05
+    /// The short mean's weight for the last time step, kept while the step stays
+    /// the same: sampled data has a fixed step, so the division runs once, not per sample.
+    private var shortWeightStep = 0.0
+    private var shortWeight = 0.0
 
     public init(rateThreshold: Double, accelerationThreshold: Double, minimumDuration: Double) {
         self.rateThreshold = rateThreshold
@@ -51,7 +55,11 @@ public struct RestDetector: Hashable, Sendable {
     /// the fusion's one call per sample.
     @inline(__always)
     public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
-        shortRate = hasShortRate ? shortRate + (w - shortRate) * min(1, dt / Self.shortTime) : w
+        if dt != shortWeightStep {
+            shortWeightStep = dt
+            shortWeight = min(1, dt / Self.shortTime)
+        }
+        shortRate = hasShortRate ? shortRate + (w - shortRate) * shortWeight : w
         hasShortRate = true
         if let now = lastAccelerationNow,
            (a - now).squaredLength > accelerationThreshold * accelerationThreshold {

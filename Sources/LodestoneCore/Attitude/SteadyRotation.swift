@@ -69,6 +69,10 @@ public struct SteadyRotation: Hashable, Sendable {
     private var gravity = Moments()
     private var field = Moments()
     private var rate = Moments()
+    /// The decay of the last time step, kept while the step stays the same:
+    /// sampled data has a fixed step, so its two divisions run once, not per sample.
+    private var decayStep = 0.0
+    private var decay = 1.0
 
     /// Weighted sums of one vector signal: Σw·v, Σw·t·v, Σw·|v|².
     private struct Moments: Hashable, Sendable {
@@ -103,7 +107,11 @@ public struct SteadyRotation: Hashable, Sendable {
         gravity.shift(by: dt)
         field.shift(by: dt)
         rate.shift(by: dt)
-        let k = 1 / (1 + dt / averagingTime)
+        if dt != decayStep {
+            decayStep = dt
+            decay = 1 / (1 + dt / averagingTime)
+        }
+        let k = decay
         weight *= k
         timeSum *= k
         timeSquares *= k
