@@ -11,8 +11,8 @@
 ///   disturbing vector `d` from below, which turns the heading by up to
 ///   `|d| / B_horizontal`; while a disturbance is on, the part of `d` that
 ///   neither departure can see is allowed for by doubling it.
-/// Per-sample bookkeeping is a few multiply-adds; the estimate itself is only
-/// computed for delivered headings.
+/// The bookkeeping is a few multiply-adds and three square roots; the estimate
+/// itself is only computed for delivered headings.
 public struct HeadingAccuracyEstimator: Sendable {
     public struct Settings: Hashable, Sendable {
         /// Heading error of an uncalibrated magnetometer, degrees (1σ).
@@ -75,6 +75,14 @@ public struct HeadingAccuracyEstimator: Sendable {
     /// Mean squared departure of the specific force's magnitude from 1 g, (m/s²)²:
     /// linear acceleration along gravity, seen whatever the filter does.
     public private(set) var gravityDeparturePower = 0.0
+    /// The roots the estimate takes of the three powers, worked out when they
+    /// change (``record``, 50 times a second in the pipeline) rather than for every
+    /// delivered heading: field noise across the horizontal field (one of three
+    /// axes), µT; noise across gravity (two of three), m/s²; linear acceleration
+    /// along gravity, m/s².
+    private var fieldNoiseRoot = 0.0
+    private var accelerationNoiseRoot = 0.0
+    private var gravityDepartureRoot = 0.0
     private let noiseRate: Double
 
     public init(settings: Settings = Settings()) {
@@ -95,6 +103,9 @@ public struct HeadingAccuracyEstimator: Sendable {
         // (|a|² − g²) / 2g ≈ |a| − g, without a square root.
         let departure = (acceleration.squaredLength - Self.standardGravity * Self.standardGravity) / (2 * Self.standardGravity)
         gravityDeparturePower += (departure * departure - gravityDeparturePower) * min(1, dt * 4 * noiseRate)
+        fieldNoiseRoot = (fieldNoisePower / 3).squareRoot()
+        accelerationNoiseRoot = (accelerationNoisePower * 2 / 3).squareRoot()
+        gravityDepartureRoot = (2 * gravityDeparturePower).squareRoot()
     }
 
     /// The accuracy in degrees.
@@ -109,14 +120,13 @@ public struct HeadingAccuracyEstimator: Sendable {
 
         let calibration = (s.calibration.map { max(settings.minimumCalibrationError, $0.headingError(dip: asinDegrees(sinDip))) }
             ?? settings.uncalibratedError) * Angle.radiansPerDegree
-        // Noise across the horizontal field (one of three axes) and across gravity (two of three).
-        let fieldNoise = (fieldNoisePower / 3).squareRoot() / horizontal * reduction
-        let tiltNoise = (accelerationNoisePower * 2 / 3).squareRoot() / g * reduction
+        let fieldNoise = fieldNoiseRoot / horizontal * reduction
+        let tiltNoise = accelerationNoiseRoot / g * reduction
         let moving = min(1, s.rotationRate / 0.5)
         let tiltBias = min(1, abs(g - Self.standardGravity) / Self.standardGravity)
         // Linear acceleration shows in |a| along gravity only; assuming no preferred
         // direction, the two components across gravity are as large and tilt the estimate.
-        let observed = (2 * gravityDeparturePower).squareRoot() * moving
+        let observed = gravityDepartureRoot * moving
         let centripetal = s.rotationRate * s.rotationRate * settings.leverArm
         let linear = min(1, max(observed, centripetal) / g)
         let tilt = (tiltNoise * tiltNoise + tiltBias * tiltBias + linear * linear).squareRoot() * tanDip
