@@ -63,6 +63,7 @@ struct GravityAverage: Hashable, Sendable {
     private var weightsStep = 0.0
     private var averageWeight = 0.0
     private var smoothingWeight = 0.0
+    private var inverseStep = Double.infinity
 
     init(correlationTime: Double, persistenceTime: Double, accelerometerError: Double) {
         self.correlationTime = correlationTime
@@ -94,15 +95,19 @@ struct GravityAverage: Hashable, Sendable {
             weightsStep = dt
             averageWeight = dt / correlationTime
             smoothingWeight = min(1, dt / Self.smoothingTime)
+            inverseStep = 1 / dt
         }
-        let k = min(1, max(averageWeight, 1 / samples))
+        // 1/samples, the plain mean's weight, is the larger only while the average is
+        // young: once samples · dt/τ is past 1 by more than rounding, it is not divided.
+        let k = min(1, samples * averageWeight > 1.000001 ? averageWeight : max(averageWeight, 1 / samples))
         mean += (aE - mean) * k
         motionVariance += ((aE - mean).squaredLength - motionVariance) * k
         let previous = hasSmoothed ? smoothed : aE
         let now = previous + (aE - previous) * smoothingWeight
         smoothed = now
         hasSmoothed = true
-        jerkVariance += (((now - previous) / dt).squaredLength - jerkVariance) * k
+        // `(now − previous) / dt`: Vector3's division multiplies by the reciprocal.
+        jerkVariance += (((now - previous) * inverseStep).squaredLength - jerkVariance) * k
         eastLag = (eastLag + r.row0 * dt) * (1 - k)
         northLag = (northLag + r.row1 * dt) * (1 - k)
     }
