@@ -29,10 +29,10 @@ import Darwin
 /// braking still taken out. The accelerometer shows such a change at once:
 /// ``alongTrackLag`` is how far its own along-track reading moved over about
 /// the speed's delay (the tilt error cancels out of that, and the filter's
-/// corrections of the tilt are turned into the past readings), but
-/// no more than v' takes out: an acceleration the speed has not shown yet (a
-/// boat's sway, the start of a braking) is one the filter meets as it would
-/// without speed.
+/// corrections of the tilt are turned into the past readings), but no more
+/// than v' takes out: an acceleration the speed has not shown yet (a boat's
+/// sway, the start of a braking) is one the filter meets as it would without
+/// speed.
 public struct VehicleAcceleration: Hashable, Sendable {
     /// Time constant of the speed change's estimate, s.
     public let smoothingTime: Double
