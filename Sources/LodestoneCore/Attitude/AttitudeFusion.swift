@@ -116,6 +116,7 @@ public struct AttitudeFusion: Sendable {
     private var vehicle = VehicleAcceleration()
     private var tiltSpread = TiltSpread()
     private var lostSamples = LostSampleBridge()
+    private var unaveraged = UnaveragedCompassError()
     private var loops: LoopRateError
     /// The gyro's net turn about up since the start, rad.
     private var netTurnAboutUp = 0.0
@@ -179,7 +180,7 @@ public struct AttitudeFusion: Sendable {
         let tanDip2 = sinDip * sinDip / max(1e-3, 1 - sinDip * sinDip)
         let sustained = sustainedTiltVariance
         let heading = errors.angle.row2.z + offsetHeadingVariance + agreement.variance + tanDip2 * sustained
-            + imported.variance
+            + imported.variance + unaveraged.variance
         let tilt = max(errors.angle.row0.x, errors.angle.row1.y) + sustained
         headingUncertainty = min(180, heading.squareRoot() * Angle.degreesPerRadian)
         tiltUncertainty = min(180, tilt.squareRoot() * Angle.degreesPerRadian)
@@ -342,6 +343,11 @@ public struct AttitudeFusion: Sendable {
         compassError *= memory
         growth.compassMemory = memory
         growth.compassNoise = (1 - memory * memory) * compassErrorVariance
+        let c = coefficients
+        unaveraged.grow(interval: time, turn: turnE, pathForgetting: pending.forgetting,
+                        timeForgetting: time * c.inverseCompassLifetime, perAngle: c.inverseCompassAngle,
+                        fastest: time * c.inverseCompassTime, headingNoise: growth.angleNoise.z,
+                        biasNoise: growth.biasNoise, compassVariance: compassErrorVariance)
         pending.turn = .zero
         pending.forgetting = 0
         pending.bridgedVariance = 0
@@ -390,6 +396,7 @@ public struct AttitudeFusion: Sendable {
             / (coefficients.compassCorrelationAngle * coefficients.compassCorrelationAngle)
         let verticalNoise = (e.verticalVariance + e.lineRateVariance + floor + compassDrift) * overlap + white
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)
+        unaveraged.measuredBias(noise: verticalNoise)
     }
 
     /// Tilt from gravity: the rotation that brings the averaged "up" to +z
@@ -568,6 +575,7 @@ public struct AttitudeFusion: Sendable {
         let bend = max(0, bendVariance - compassErrorVariance).squareRoot()
         imported.corrected(gain: errors.headingGain(noise: white), possibleBend: bend)
         correction += errors.measureHeading(innovation: innovation, noise: white)
+        unaveraged.measuredHeading(noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
         if carried.offset == nil, room.removed == nil {
             let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = loops.variance
@@ -605,6 +613,14 @@ public struct AttitudeFusion: Sendable {
         let drift = disagreement / max(lasting, 1)
         errors.widenBias(along: r.row2, variance: min(coefficients.initialBiasVariance, drift * drift))
         agreement.reset()
+        restartUnaveraged(up: r.row2)
+    }
+
+    /// The two filters of ``UnaveragedCompassError`` start again from this filter's
+    /// state (`up` in the body frame): whatever the filter now holds of the compass error is new.
+    private mutating func restartUnaveraged(up: Vector3) {
+        unaveraged.start(heading: errors.angle.row2.z, bias: up.dot(errors.bias * up), compass: errors.compass,
+                         headingCompass: errors.compassAngle.z)
     }
 
     /// Applies the estimated errors to attitude, bias and compass error.
@@ -786,6 +802,7 @@ public struct AttitudeFusion: Sendable {
         let old = r * lastField, new = r * map(lastField)
         let jump = 1.5 * abs(atan2(old.x * new.y - old.y * new.x, old.x * new.x + old.y * new.y))
         errors.angle[2, 2] += jump * jump / coefficients.magneticGateSquared
+        restartUnaveraged(up: r.row2)
         if !magnetic.matches(fieldInEarth: new, norm: new.length) { magnetic.reset() }
     }
 
@@ -843,6 +860,7 @@ public struct AttitudeFusion: Sendable {
         errors = AttitudeErrorFilter(angleVariance: Vector3(tilt, tilt, headingVariance), bias: keptBias,
                                      compassVariance: compassErrorVariance)
         if clean { errors.compassAngle.z = -compassErrorVariance }
+        restartUnaveraged(up: upAxis)
         compassError = 0
         gravity.start(strength: strength, motionVariance: settings.motionAcceleration * settings.motionAcceleration)
         lastMagneticReadingRejected = !clean
