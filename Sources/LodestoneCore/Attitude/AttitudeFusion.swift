@@ -117,6 +117,7 @@ public struct AttitudeFusion: Sendable {
     private var tiltSpread = TiltSpread()
     private var lostSamples = LostSampleBridge()
     private var unaveraged = UnaveragedCompassError()
+    private var leverArm = LeverArmEstimate()
     private var loops: LoopRateError
     /// The gyro's net turn about up since the start, rad.
     private var netTurnAboutUp = 0.0
@@ -240,7 +241,8 @@ public struct AttitudeFusion: Sendable {
         guard dt > 0 else { return }
         let (rate, r) = integrate(angularRate: w, dt: dt)
         rest.add(angularRate: w, acceleration: a, field: m, dt: dt)
-        let aE = r * a
+        let aE = r * (a - leverArm.acceleration)
+        pending.specificForce += a * dt
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, specificForce: aE, dt: dt)
         gravity.add(carrier.map { aE - $0 } ?? aE, rotation: r, dt: dt)
@@ -264,6 +266,8 @@ public struct AttitudeFusion: Sendable {
         var forgetting = 0.0
         /// What the rotation over lost samples may be off by, rad² about each axis.
         var bridgedVariance = 0.0
+        /// The specific force summed over the samples since the last correction, times their steps, m/s.
+        var specificForce = Vector3.zero
     }
 
     /// The corrections run at most this often, s: the errors they correct
@@ -275,6 +279,12 @@ public struct AttitudeFusion: Sendable {
     /// reading, and apply what they found.
     private mutating func correct(rotation r: Matrix3, rate: Vector3) {
         let interval = growth.time
+        if let taught = leverArm.observe(rate: pending.turn * (1 / interval),
+                                         specificForce: pending.specificForce * (1 / interval),
+                                         gravity: r.row2 * gravity.restingStrength, interval: interval) {
+            unlearnSwingBias(taught)
+        }
+        pending.specificForce = .zero
         tiltSpread.add(up: r.row2, interval: interval)
         completeGrowth(rotation: r)
         errors.predict(growth)
@@ -623,6 +633,18 @@ public struct AttitudeFusion: Sendable {
                          headingCompass: errors.compassAngle.z)
     }
 
+    /// A lever arm is taken out for the first time (``LeverArmEstimate``): the
+    /// tilt readings fused until then held the swing's acceleration, and
+    /// through the tilt (and the compass it levels) taught the bias up to
+    /// `rate`, rad/s. The bias is widened by that, at most to its turn-on
+    /// uncertainty, so the readings now cleaned of it can teach it again.
+    private mutating func unlearnSwingBias(_ rate: Double) {
+        let variance = min(coefficients.initialBiasVariance, rate * rate)
+        for axis in [Vector3.unitX, .unitY, .unitZ] {
+            errors.widenBias(along: axis, variance: variance)
+        }
+    }
+
     /// Applies the estimated errors to attitude, bias and compass error.
     private mutating func apply(_ correction: AttitudeErrorFilter.Correction) {
         let angle = correction.angle, bias = correction.bias
@@ -872,6 +894,7 @@ public struct AttitudeFusion: Sendable {
         room.reset()
         imported.reset()
         lostSamples.reset()
+        leverArm.interrupted()
         unconfirmed.restart(gyroBias: gyroBias)
         pending = PendingField()
         growth = AttitudeErrorFilter.Growth()
