@@ -3,7 +3,7 @@
 
 Writes a sweep of simulated logs with `lodestone simulate` (level turns at 0.05–200 °/s and
 25–400 Hz, rates either side of the rest detector's 2 °/s threshold, tumbles, full tumbles,
-walks, boats, car drives with and without speed, gyro biases up to 5 °/s, gyro scale errors
+walks, boats (with the sensor 0–12 m from the point they roll about), car drives with and without speed, gyro biases up to 5 °/s, gyro scale errors
 up to 3 %, a bias walking 40 times faster than typical, a tilted turn, a 10 Hz
 magnetometer, dips of 0–85°, sensors a third and three times as noisy as typical, and
 noise-free sensors, which leave only the filter's own systematic errors), and timing faults made from some of them (a 3 s gap in the samples, one sample in ten lost at
@@ -50,6 +50,13 @@ def cases() -> list[tuple[str, list[str]]]:
                   (f"boat-{seed}", ["--scenario", "boat", "--gyro-bias", "0.2,-0.3,0.6"] + common),
                   (f"drive-{seed}", ["--scenario", "drive", "--gyro-bias", "0.6,-0.4,0.8"] + common),
                   (f"drive-speed-{seed}", ["--scenario", "drive", "--gyro-bias", "0.6,-0.4,0.8", "--speed"] + common)]
+    # Where the sensor sits on a boat: at the roll centre, a little above it, beside it (its
+    # swing then lies along gravity, like heave), at a masthead, far out on all three axes.
+    arms = {"none": "0,0,0", "1m-up": "0,0,1", "3m-beside": "3,0,0", "10m-up": "0,0,10", "far": "3,6,8"}
+    for index, (label, arm) in enumerate(arms.items()):
+        for hz in [25, 400]:
+            found.append((f"boat-arm-{label}-{hz}hz", ["--scenario", "boat", "--lever-arm", arm, "--rate", str(hz),
+                                                        "--seed", str(90 + index), "--gyro-bias", "0.5,-0.3,0.4"]))
     found += [
         ("turn-1-gyro-scale", ["--scenario", "turn", "--turn-rate", "1", "--rate", "100", "--gyro-scale", "0.01,-0.01,0.02"]),
         ("tumble-gyro-scale", ["--scenario", "tumble", "--duration", "600", "--rate", "100", "--gyro-scale", "0.01,-0.01,0.02"]),

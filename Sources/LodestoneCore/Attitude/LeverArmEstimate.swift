@@ -45,12 +45,12 @@ public struct LeverArmEstimate: Hashable, Sendable {
     private var meanResidual = Vector3.zero
     private var meanRegressor = Matrix3(diagonal: .zero)
     private var information = Matrix3(diagonal: .zero)
+    private var acrossInformation = Matrix3(diagonal: .zero)
     private var moment = Vector3.zero
     private var residualSquares = 0.0
     private var weight = 0.0
     private var readings = 0.0
     private var adopted = false
-    private var solvedArm = Vector3.zero
     private var meanRate = Vector3.zero
     private var rateSquares = 0.0
     private var accelerationSquares = 0.0
@@ -65,27 +65,31 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// estimate places it in the body frame (`gravity`: up times its strength).
     /// Returns, when a lever arm is taken out for the first time, the bias
     /// the swing's acceleration could have taught the filter until then, rad/s
-    /// (the tilt it gave, a/g, turning at the swing's rate).
+    /// (the tilt it gave, its acceleration across gravity over g, turning at
+    /// the swing's rate).
     public mutating func observe(rate w: Vector3, specificForce f: Vector3, gravity: Vector3,
                                  interval: Double) -> Double? {
         guard interval > 0 else { return nil }
         defer { lastRate = w }
         guard let previous = lastRate else { return nil }
         let alpha = (w - previous) * (1 / interval)
-        accumulate(alpha: alpha, rate: w, residual: f - gravity, interval: interval)
+        accumulate(alpha: alpha, rate: w, residual: f - gravity, up: gravity.normalized, interval: interval)
         let wasUsed = leverArm != nil
         leverArm = solved()
         acceleration = leverArm.map { alpha.cross($0) + w.cross(w.cross($0)) } ?? .zero
         guard !wasUsed, leverArm != nil, !adopted else { return nil }
         adopted = true
-        // The acceleration's RMS the fit explains, m/s², as tilt, turning at the swing's rate.
-        let explained = (max(0, moment.dot(solvedArm)) / weight).squareRoot()
+        // The RMS of the acceleration the arm explains across gravity (along it,
+        // as from heave, it tilts nothing), m/s², as tilt, turning at the swing's rate.
+        guard let arm = leverArm else { return nil }
+        let explained = (max(0, arm.dot(acrossInformation * arm)) / weight).squareRoot()
         return explained / gravity.length * swingRateSquared.squareRoot()
     }
 
     /// Adds one interval to the fit: the residual and `[α]× + [ω]×[ω]×`, less
-    /// their slow means, and the swing's rate.
-    private mutating func accumulate(alpha: Vector3, rate w: Vector3, residual: Vector3, interval: Double) {
+    /// their slow means, the regressor's share across `up`, and the swing's rate.
+    private mutating func accumulate(alpha: Vector3, rate w: Vector3, residual: Vector3, up: Vector3,
+                                     interval: Double) {
         let regressor = Self.crossMatrix(alpha) + Self.crossMatrix(w) * Self.crossMatrix(w)
         // A young mean is the plain mean of its readings, not the first one weighted up.
         readings += 1
@@ -95,7 +99,9 @@ public struct LeverArmEstimate: Hashable, Sendable {
         meanRate += (w - meanRate) * k
         let y = residual - meanResidual, l = regressor - meanRegressor
         let keep = max(0, 1 - interval / Self.memoryTime)
-        information = information * keep + l.transposed * l * interval
+        let squares = l.transposed * l
+        information = information * keep + squares * interval
+        acrossInformation = acrossInformation * keep + (squares - Self.outer(l.transposedTimes(up))) * interval
         moment = moment * keep + l.transposedTimes(y) * interval
         residualSquares = residualSquares * keep + y.squaredLength * interval
         rateSquares = rateSquares * keep + (w - meanRate).squaredLength * interval
@@ -117,7 +123,6 @@ public struct LeverArmEstimate: Hashable, Sendable {
         guard let inverse = (information + Matrix3(diagonal: Vector3(1, 1, 1) * prior)).inverse else { return nil }
         let arm = inverse * moment
         guard arm.isFinite, arm.length <= Self.longest else { return nil }
-        solvedArm = arm
         // The residual's variance per axis and second; the arm's variances, its
         // readings counted once per correlation time.
         let unexplained = max(0, residualSquares - moment.dot(arm)) / (3 * weight)
@@ -131,6 +136,13 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// A gap in the samples: the rate before it gives no angular acceleration after it.
     public mutating func interrupted() {
         lastRate = nil
+    }
+
+    /// `v vᵀ`.
+    static func outer(_ v: Vector3) -> Matrix3 {
+        Matrix3(v.x * v.x, v.x * v.y, v.x * v.z,
+                v.y * v.x, v.y * v.y, v.y * v.z,
+                v.z * v.x, v.z * v.y, v.z * v.z)
     }
 
     /// `[v]×`: the matrix that takes u to v × u.

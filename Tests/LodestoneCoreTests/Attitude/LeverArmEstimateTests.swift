@@ -10,10 +10,12 @@ import Testing
 
     /// Feeds `duration` s of a roll about forward (y) of `amplitude` rad and
     /// `period` s, the board at `arm` from the roll axis, with `noise` m/s² on
-    /// the specific force; returns the estimate.
+    /// the specific force; returns the estimate and the bias it said the
+    /// swing could have taught when it first took an arm out.
     static func feed(arm: Vector3, amplitude: Double, period: Double, duration: Double,
-                     noise: Double = 0.05) -> LeverArmEstimate {
+                     noise: Double = 0.05) -> (estimate: LeverArmEstimate, taught: Double?) {
         var estimate = LeverArmEstimate()
+        var taught: Double?
         var random = SystemRandomNumberGenerator()
         let g = 9.81, omega = 2 * Double.pi / period
         for k in 0..<Int(duration / step) {
@@ -26,21 +28,23 @@ import Testing
             let jitter = Vector3(Double.random(in: -1...1, using: &random), Double.random(in: -1...1, using: &random),
                                  Double.random(in: -1...1, using: &random)) * (noise * 3.0.squareRoot())
             let force = up * g + alpha.cross(arm) + rate.cross(rate.cross(arm)) + jitter
-            _ = estimate.observe(rate: rate, specificForce: force, gravity: up * g, interval: step)
+            if let rate = estimate.observe(rate: rate, specificForce: force, gravity: up * g, interval: step) {
+                taught = rate
+            }
         }
-        return estimate
+        return (estimate, taught)
     }
 
     /// A boat's roll, ±20° every 8 s, 4 m up the mast: learned within a minute.
     @Test func aMastsLeverArmIsLearned() {
-        let estimate = Self.feed(arm: Vector3(0, 0, 4), amplitude: 20 * Angle.radiansPerDegree, period: 8, duration: 60)
+        let estimate = Self.feed(arm: Vector3(0, 0, 4), amplitude: 20 * Angle.radiansPerDegree, period: 8, duration: 60).estimate
         let arm = try! #require(estimate.leverArm)
         #expect(abs(arm.z - 4) < 0.2, "learned \(arm)")
         #expect(abs(arm.x) < 0.5 && abs(arm.y) < 0.5, "learned \(arm)")
     }
 
     @Test func noArmIsTakenWhereThereIsNone() {
-        let estimate = Self.feed(arm: .zero, amplitude: 20 * Angle.radiansPerDegree, period: 8, duration: 120)
+        let estimate = Self.feed(arm: .zero, amplitude: 20 * Angle.radiansPerDegree, period: 8, duration: 120).estimate
         #expect(estimate.leverArm == nil, "learned \(String(describing: estimate.leverArm))")
     }
 
@@ -48,7 +52,25 @@ import Testing
     /// an interval late, too late for it.
     @Test func aQuickSwingIsLeftAlone() {
         let estimate = Self.feed(arm: Vector3(0, 0, 0.3), amplitude: 20 * Angle.radiansPerDegree, period: 0.67,
-                                 duration: 60)
+                                 duration: 60).estimate
         #expect(estimate.leverArm == nil)
+    }
+
+    /// A board out to the side of the roll axis rises and falls with the roll:
+    /// most of its swing's acceleration lies along gravity, as a heave's does,
+    /// and tilts nothing; only the part across gravity (the roll's share of it,
+    /// and the centripetal pull toward the axis) could have taught the filter
+    /// bias. The same arm up a mast is all across. Counting the whole
+    /// acceleration (ratio 1 here), a boat whose heave kept step with its pitch
+    /// unlearned its bias for nothing.
+    @Test func anArmAlongGravityUnteachesLessBias() {
+        let roll = 20 * Angle.radiansPerDegree
+        let beside = Self.feed(arm: Vector3(3, 0, 0), amplitude: roll, period: 8, duration: 60)
+        let above = Self.feed(arm: Vector3(0, 0, 3), amplitude: roll, period: 8, duration: 60)
+        let besideArm = try! #require(beside.estimate.leverArm)
+        #expect(abs(besideArm.x - 3) < 0.3, "learned \(besideArm)")
+        let besideRate = try! #require(beside.taught), aboveRate = try! #require(above.taught)
+        print("measured bias unlearned for an arm of 3 m beside the roll axis \(besideRate) rad/s, above it \(aboveRate) rad/s")
+        #expect(besideRate < 0.5 * aboveRate, "beside \(besideRate), above \(aboveRate) rad/s")
     }
 }
