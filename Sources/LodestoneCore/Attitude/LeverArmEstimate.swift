@@ -77,11 +77,10 @@ public struct LeverArmEstimate: Hashable, Sendable {
         let wasUsed = leverArm != nil
         leverArm = solved()
         acceleration = leverArm.map { alpha.cross($0) + w.cross(w.cross($0)) } ?? .zero
-        guard !wasUsed, leverArm != nil, !adopted else { return nil }
+        guard !wasUsed, !adopted, let arm = leverArm else { return nil }
         adopted = true
         // The RMS of the acceleration the arm explains across gravity (along it,
         // as from heave, it tilts nothing), m/s², as tilt, turning at the swing's rate.
-        guard let arm = leverArm else { return nil }
         let explained = (max(0, arm.dot(acrossInformation * arm)) / weight).squareRoot()
         return explained / gravity.length * swingRateSquared.squareRoot()
     }
