@@ -32,7 +32,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// The fit is not used before it spans this long, s: a swing or two.
     public static let shortestFit = 8.0
     /// The fastest swing, rad/s (the angular acceleration's RMS over the
-    /// rate's, high-passed), whose lever arm is taken out: each interval's
+    /// RMS of the rate about its slow mean), whose lever arm is taken out: each interval's
     /// lever acceleration is taken out of the next interval's samples, a
     /// correction interval or two late, 5–9° of phase at this rate. A boat
     /// rolls at about 1 rad/s; a hand moves the board at 6–25.
@@ -50,6 +50,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
     private var residualSquares = 0.0
     private var weight = 0.0
     private var readings = 0.0
+    /// Whether an arm has been taken out once: the bias is unlearned only then.
     private var adopted = false
     private var meanRate = Vector3.zero
     private var rateSquares = 0.0
@@ -74,10 +75,9 @@ public struct LeverArmEstimate: Hashable, Sendable {
         guard let previous = lastRate else { return nil }
         let alpha = (w - previous) * (1 / interval)
         accumulate(alpha: alpha, rate: w, residual: f - gravity, up: gravity.normalized, interval: interval)
-        let wasUsed = leverArm != nil
         leverArm = solved()
         acceleration = leverArm.map { alpha.cross($0) + w.cross(w.cross($0)) } ?? .zero
-        guard !wasUsed, !adopted, let arm = leverArm else { return nil }
+        guard !adopted, let arm = leverArm else { return nil }
         adopted = true
         // The RMS of the acceleration the arm explains across gravity (along it,
         // as from heave, it tilts nothing), m/s², as tilt, turning at the swing's rate.
@@ -98,9 +98,9 @@ public struct LeverArmEstimate: Hashable, Sendable {
         meanRate += (w - meanRate) * k
         let y = residual - meanResidual, l = regressor - meanRegressor
         let keep = max(0, 1 - interval / Self.memoryTime)
-        let squares = l.transposed * l
+        let squares = l.transposed * l, alongUp = l.transposedTimes(up)
         information = information * keep + squares * interval
-        acrossInformation = acrossInformation * keep + (squares - Self.outer(l.transposedTimes(up))) * interval
+        acrossInformation = acrossInformation * keep + (squares - AttitudeErrorFilter.outer(alongUp, alongUp)) * interval
         moment = moment * keep + l.transposedTimes(y) * interval
         residualSquares = residualSquares * keep + y.squaredLength * interval
         rateSquares = rateSquares * keep + (w - meanRate).squaredLength * interval
@@ -119,7 +119,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
         // A prior of ``longest`` on each axis keeps an axis the swing does not
         // reach (the one it turns about) at zero instead of undetermined.
         let prior = residualSquares / (3 * weight) * Self.residualCorrelationTime / (Self.longest * Self.longest)
-        guard let inverse = (information + Matrix3(diagonal: Vector3(1, 1, 1) * prior)).inverse else { return nil }
+        guard let inverse = (information + Matrix3.identity * prior).inverse else { return nil }
         let arm = inverse * moment
         guard arm.isFinite, arm.length <= Self.longest else { return nil }
         // The residual's variance per axis and second; the arm's variances, its
@@ -135,13 +135,6 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// A gap in the samples: the rate before it gives no angular acceleration after it.
     public mutating func interrupted() {
         lastRate = nil
-    }
-
-    /// `v vᵀ`.
-    static func outer(_ v: Vector3) -> Matrix3 {
-        Matrix3(v.x * v.x, v.x * v.y, v.x * v.z,
-                v.y * v.x, v.y * v.y, v.y * v.z,
-                v.z * v.x, v.z * v.y, v.z * v.z)
     }
 
     /// `[v]×`: the matrix that takes u to v × u.
