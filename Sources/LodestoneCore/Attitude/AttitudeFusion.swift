@@ -128,7 +128,7 @@ public struct AttitudeFusion: Sendable {
         compassSpread = CompassErrorSpread(initialVariance: coefficients.compassVariance,
                                            smallestVariance: coefficients.smallestCompassVariance,
                                            pairAngle: 2 * coefficients.compassCorrelationAngle,
-                                           longestPairTime: settings.compassPairTime)
+                                           longestPairTime: settings.compassErrorLifetime)
         loops = LoopRateError(smallestVariance: coefficients.rateErrorSquared,
                               correlationAngle: coefficients.compassCorrelationAngle)
         noise = SensorNoiseEstimate(magnetometerNoise: settings.magnetometerNoise,
@@ -812,7 +812,7 @@ public struct AttitudeFusion: Sendable {
         compassSpread = CompassErrorSpread(initialVariance: radians.map { $0 * $0 } ?? compassErrorVariance,
                                            smallestVariance: coefficients.smallestCompassVariance,
                                            pairAngle: 2 * coefficients.compassCorrelationAngle,
-                                           longestPairTime: settings.compassPairTime)
+                                           longestPairTime: settings.compassErrorLifetime)
         loops.interrupted()
         compassError = 0
         errors.forgetCompassError(variance: compassErrorVariance)

@@ -77,8 +77,9 @@ extension AttitudeFusion {
         /// How long the compass error persists on a board that does not turn
         /// (it moves through the room's field), s.
         public var compassErrorLifetime = 60.0
-        /// The longest time over which a turn is compared between compass and
-        /// gyro to learn the size of the compass error, s (see ``CompassErrorSpread``).
+        /// How long the clean readings' disagreement with the heading is
+        /// averaged to tell a gyro drift from the compass error, s (see
+        /// ``CompassAgreement``).
         public var compassPairTime = 10.0
         /// How long compass and attitude errors persist while the board moves,
         /// s: readings of a field carried with the board closer together than

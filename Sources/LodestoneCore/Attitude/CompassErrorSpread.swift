@@ -27,7 +27,10 @@ public struct CompassErrorSpread: Hashable, Sendable {
     public private(set) var variance: Double
     /// How far the board must turn between the two readings of a pair, rad.
     public let pairAngle: Double
-    /// The longest time between them, s: the gyro's drift must stay small.
+    /// The longest time between them, s. What the gyro drifts over a pair is
+    /// taken out of its sample, and a pair it dominates counts for little, so
+    /// this only bounds how long the gyro's error model is trusted: the compass
+    /// error's lifetime, beyond which a pair's ends are unrelated anyway.
     public let longestPairTime: Double
     /// How many pairs a new figure is averaged over.
     public let pairsToLearn: Double
