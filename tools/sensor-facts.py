@@ -200,6 +200,9 @@ def main() -> None:
     paths = [Path(p) for p in sys.argv[1:]] or sorted(DEFAULT_DIR.glob("*.hdf5"))
     if not paths:
         sys.exit(f"sensor-facts: no trials given and none in {DEFAULT_DIR}")
+    for path in paths:
+        if not path.is_file():
+            sys.exit(f"sensor-facts: {path}: no such file; give BROAD .hdf5 trials or logs with truth columns")
     print("| trial | Hz | magnetometer delay | scale error % | misalignment % | lever arm cm (fast) | "
           "its acceleration | compass RMS fast: as read / delay taken out |")
     print("|---|---|---|---|---|---|---|---|")
