@@ -28,30 +28,14 @@ Usage: tools/sensor-facts.py [TRIAL.hdf5 | LOG.csv ...]
 Runs in tools/.venv (numpy, h5py; created when missing). A tool for looking,
 not a test: it reads the reference, which a board in use never has.
 """
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-VENV = HERE / ".venv"
-REQUIREMENTS = ["h5py", "numpy"]
+sys.path.insert(0, str(HERE))
+from tools_venv import reexec_in_venv  # noqa: E402
 
-
-def ensure_venv() -> None:
-    """Re-executes this script with tools/.venv's Python, creating the venv when needed."""
-    python = VENV / "bin" / "python"
-    if Path(sys.prefix).resolve() == VENV.resolve():
-        return
-    if not python.exists():
-        print(f"sensor-facts: creating {VENV} with {', '.join(REQUIREMENTS)}", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    if subprocess.run([str(python), "-c", "import h5py, numpy"], capture_output=True).returncode:
-        subprocess.run([str(python), "-m", "pip", "install", "-q", *REQUIREMENTS], check=True)
-    os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
-
-
-ensure_venv()
+reexec_in_venv(__file__, ["h5py", "numpy"], ["h5py", "numpy"])
 
 import numpy as np  # noqa: E402
 

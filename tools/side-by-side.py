@@ -37,25 +37,10 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-VENV = HERE / ".venv"
-REQUIREMENTS = ["vqf", "imufusion", "h5py", "numpy"]
+sys.path.insert(0, str(HERE))
+from tools_venv import reexec_in_venv  # noqa: E402
 
-
-def ensure_venv() -> None:
-    """Re-executes this script with tools/.venv's Python, creating the venv when needed."""
-    python = VENV / "bin" / "python"
-    if Path(sys.prefix).resolve() == VENV.resolve():
-        return
-    if not python.exists():
-        print(f"side-by-side: creating {VENV} with {', '.join(REQUIREMENTS)}", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    missing = subprocess.run([str(python), "-c", "import vqf, imufusion, h5py, numpy"], capture_output=True).returncode
-    if missing:
-        subprocess.run([str(python), "-m", "pip", "install", "-q", *REQUIREMENTS], check=True)
-    os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
-
-
-ensure_venv()
+reexec_in_venv(__file__, ["vqf", "imufusion", "h5py", "numpy"], ["vqf", "imufusion", "h5py", "numpy"])
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
