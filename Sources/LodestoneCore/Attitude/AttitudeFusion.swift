@@ -118,6 +118,7 @@ public struct AttitudeFusion: Sendable {
     private var lostSamples = LostSampleBridge()
     private var unaveraged = UnaveragedCompassError()
     private var leverArm = LeverArmEstimate()
+    private var biasWalk = BiasWalkEstimate()
     private var loops: LoopRateError
     /// The gyro's net turn about up since the start, rad.
     private var netTurnAboutUp = 0.0
@@ -202,6 +203,11 @@ public struct AttitudeFusion: Sendable {
 
     /// Whether the board is still or turning slowly and steadily (the gyro bias is then being measured).
     public var isAtRest: Bool { rest.isAtRest }
+
+    /// How many times `gyroBiasRandomWalk`'s variance the bias is taken to
+    /// wander, at least 1: learned from how far the bias estimate moves
+    /// (``BiasWalkEstimate``).
+    public var gyroBiasWalkFactor: Double { biasWalk.factor }
 
     /// The learned undisturbed field: strength in µT and dip in degrees (positive down).
     public var magneticReference: (norm: Double, dip: Double)? {
@@ -307,6 +313,8 @@ public struct AttitudeFusion: Sendable {
             pending.rotation = 0
         }
         apply(correction)
+        biasWalk.observe(bias: gyroBias, trace: errors.bias[0, 0] + errors.bias[1, 1] + errors.bias[2, 2], time: elapsed,
+                         walkIntensity: coefficients.biasNoise)
         unconfirmed.record(angle: correction.angle + earth * interval, gyroBias: gyroBias, rotation: r, interval: interval,
                            accelerating: explainableTilt > 0)
         gravity.learnStrengthWhileMoving(interval: interval)
@@ -348,7 +356,7 @@ public struct AttitudeFusion: Sendable {
         netTurnAboutUp += turnE.z
         growth.angleNoise = Vector3(abs(turnE.x), abs(turnE.y), abs(turnE.z)) * loops.variance
             + Vector3(1, 1, 1) * (noise.gyroNoiseIntensity * time + pending.bridgedVariance)
-        growth.biasNoise = coefficients.biasNoise * time
+        growth.biasNoise = coefficients.biasNoise * biasWalk.factor * time
         let memory = 1 / (1 + pending.forgetting)
         compassError *= memory
         growth.compassMemory = memory
@@ -895,6 +903,7 @@ public struct AttitudeFusion: Sendable {
         imported.reset()
         lostSamples.reset()
         leverArm.interrupted()
+        biasWalk.interrupted()
         unconfirmed.restart(gyroBias: gyroBias)
         pending = PendingField()
         growth = AttitudeErrorFilter.Growth()
