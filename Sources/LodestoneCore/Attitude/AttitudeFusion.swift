@@ -122,8 +122,6 @@ public struct AttitudeFusion: Sendable {
     private var loops: LoopRateError
     /// The gyro's net turn about up since the start, rad.
     private var netTurnAboutUp = 0.0
-    /// The bias estimate when the board was last still, rad/s; nil before it first was.
-    private var stillBias: Vector3?
 
     public init(settings: Settings = .init()) {
         self.settings = settings
@@ -132,8 +130,7 @@ public struct AttitudeFusion: Sendable {
                                            smallestVariance: coefficients.smallestCompassVariance,
                                            pairAngle: 2 * coefficients.compassCorrelationAngle,
                                            longestPairTime: settings.compassErrorLifetime)
-        loops = LoopRateError(variance: coefficients.rateErrorSquared,
-                              smallestVariance: coefficients.smallestRateErrorSquared,
+        loops = LoopRateError(smallestVariance: coefficients.rateErrorSquared,
                               correlationAngle: coefficients.compassCorrelationAngle)
         noise = SensorNoiseEstimate(magnetometerNoise: settings.magnetometerNoise,
                                     gyroNoiseDensity: settings.gyroNoiseDensity * Angle.radiansPerDegree,
@@ -206,10 +203,6 @@ public struct AttitudeFusion: Sendable {
 
     /// Whether the board is still or turning slowly and steadily (the gyro bias is then being measured).
     public var isAtRest: Bool { rest.isAtRest }
-
-    /// The gyro's rate error the filter now assumes, as a fraction: `gyroRateError`
-    /// at first, then what closed loops show (``LoopRateError``).
-    public var learnedGyroRateError: Double { loops.variance.squareRoot() }
 
     /// How many times `gyroBiasRandomWalk`'s variance the bias is taken to
     /// wander, at least 1: learned from how far the bias estimate moves
@@ -320,7 +313,6 @@ public struct AttitudeFusion: Sendable {
             pending.rotation = 0
         }
         apply(correction)
-        if rest.isAtRest, rate.squaredLength < coefficients.stillRateSquared { stillBias = gyroBias }
         biasWalk.observe(bias: gyroBias, trace: errors.bias[0, 0] + errors.bias[1, 1] + errors.bias[2, 2], time: elapsed,
                          walkIntensity: coefficients.biasNoise)
         unconfirmed.record(angle: correction.angle + earth * interval, gyroBias: gyroBias, rotation: r, interval: interval,
@@ -611,8 +603,7 @@ public struct AttitudeFusion: Sendable {
             }
             loops.observe(smoothed, netTurn: netTurnAboutUp, compassVariance: compassErrorVariance,
                           persistentVariance: tanDipSquared * max(errors.angle.row0.x, errors.angle.row1.y),
-                          biasVariance: biasUp,
-                          biasSinceStill: stillBias.map { max(0, (gyroBias - $0).squaredLength - errors.bias.trace) })
+                          biasVariance: biasUp)
             magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt)
         }
         lastMagneticReadingRejected = false

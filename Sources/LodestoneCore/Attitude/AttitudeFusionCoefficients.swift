@@ -4,7 +4,6 @@ extension AttitudeFusion {
     /// the parameters a user sets and from the state that changes per sample.
     struct Coefficients: Sendable {
         let rateErrorSquared: Double          // variance per radian turned
-        let smallestRateErrorSquared: Double  // variance per radian turned
         let biasNoise: Double                 // (rad/s)²/s
         let initialBiasVariance: Double       // (rad/s)²
         let accelerometerErrorSquared: Double // (m/s²)²
@@ -21,7 +20,6 @@ extension AttitudeFusion {
         let inverseCompassTime: Double        // 1/s
         let latencySquared: Double            // s²
         let steadyRateVariance: Double        // (rad/s)²
-        let stillRateSquared: Double          // (rad/s)², below which a board at rest is still, not turning
         let accelerationGateSquared: Double
         let magneticGateSquared: Double
 
@@ -30,7 +28,6 @@ extension AttitudeFusion {
         init(_ s: Settings) {
             let r = Angle.radiansPerDegree
             rateErrorSquared = s.gyroRateError * s.gyroRateError
-            smallestRateErrorSquared = s.smallestGyroRateError * s.smallestGyroRateError
             biasNoise = (s.gyroBiasRandomWalk * r) * (s.gyroBiasRandomWalk * r)
             initialBiasVariance = (s.initialBiasUncertainty * r) * (s.initialBiasUncertainty * r)
             accelerometerErrorSquared = s.accelerometerError * s.accelerometerError
@@ -48,7 +45,6 @@ extension AttitudeFusion {
             inverseCompassTime = 1 / s.compassCorrelationTime
             latencySquared = s.magnetometerLatency * s.magnetometerLatency
             steadyRateVariance = (s.steadyRateUncertainty * r) * (s.steadyRateUncertainty * r)
-            stillRateSquared = (s.restRateThreshold * r) * (s.restRateThreshold * r)
             accelerationGateSquared = s.accelerationGate * s.accelerationGate
             magneticGateSquared = s.magneticGate * s.magneticGate
         }

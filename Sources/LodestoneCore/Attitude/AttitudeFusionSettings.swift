@@ -14,12 +14,9 @@ extension AttitudeFusion {
         /// Relative error of the measured rotation (scale factor and axis
         /// misalignment), as a fraction. It grows the uncertainty about each
         /// earth axis in proportion to the rotation about that axis, taken to
-        /// decorrelate after one radian of rotation. The figure the filter
-        /// starts with: closed loops show it larger or smaller (``LoopRateError``).
+        /// decorrelate after one radian of rotation. The least it is taken to
+        /// be: whole turns may show it larger (``LoopRateError``).
         public var gyroRateError = 0.005
-        /// The least the rate error is learned to be from loops that close
-        /// cleanly, as a fraction: what a loop can still tell from the compass's noise.
-        public var smallestGyroRateError = 0.0005
         /// Random walk of the gyro bias, (°/s)/√s (bias instability).
         public var gyroBiasRandomWalk = 0.01
         /// Uncertainty of the gyro bias at start, °/s (turn-on bias of the part).

@@ -21,25 +21,16 @@ import Darwin
 ///
 /// A drift beyond what the readings' noise, the tilt, the bias's uncertainty
 /// and the two ends' small difference of attitude explain, by more than
-/// ``significance`` times, and above the figure, replaces it at once (a
-/// heading that claims too much is the worse mistake). Otherwise the loop's
-/// estimate, `(drift² − explained)` over the net turn squared, is averaged in
-/// over ``loopsToLearn`` loops, weighed by how much of the loop's spread the
-/// figure would explain (a loop that noise dominates counts for little), never
-/// below ``smallestVariance``: a gyro better than its part's figure is learned
-/// to be so, once its loops have shown it.
-///
-/// A steady turn hides a scale error: the bias takes in `s·ω` while the turn
-/// lasts, and the loops close cleanly until the rate changes. So a clean loop
-/// counts only as far as the bias has stayed where it was when the board was
-/// last still: what it moved since (beyond what its uncertainty lets it
-/// wander), over the loop's time, is drift the loop could not show. A board
-/// never still proves nothing by a clean loop.
+/// ``significance`` times, is a sample of the rate error squared: the excess
+/// over the net turn squared. A sample above the figure replaces it at once (a
+/// heading that claims too much is the worse mistake); a smaller one, or a
+/// loop that closes cleanly, brings it down over ``loopsToLearn`` loops, never
+/// below the part's own figure (as the bias takes in what a steady turn's
+/// scale error looks like, the loops close cleanly again).
 public struct LoopRateError: Hashable, Sendable {
-    /// The gyro's rate error the filter assumes, as a variance per radian turned:
-    /// ``AttitudeFusion/Settings/gyroRateError`` squared at first.
+    /// The gyro's rate error the filter assumes, as ``AttitudeFusion/Settings/gyroRateError`` squared.
     public private(set) var variance: Double
-    /// The least ``variance`` is learned to be (``AttitudeFusion/Settings/smallestGyroRateError`` squared).
+    /// The part's own figure, below which ``variance`` never goes.
     public let smallestVariance: Double
     /// How close the ends of a loop must be, rad.
     public let closingAngle: Double
@@ -69,12 +60,11 @@ public struct LoopRateError: Hashable, Sendable {
         var netTurn: Double
     }
 
-    /// `variance` is the part's figure, where learning starts; `smallestVariance` the least it may fall to.
-    public init(variance: Double, smallestVariance: Double, correlationAngle: Double,
-                closingAngle: Double = 5 * .pi / 180, longestLoopTime: Double = 60, anchorSpacing: Double = 1,
-                loopsToLearn: Double = 3, significance: Double = 4) {
-        self.variance = variance
-        self.smallestVariance = min(smallestVariance, variance)
+    public init(smallestVariance: Double, correlationAngle: Double, closingAngle: Double = 5 * .pi / 180,
+                longestLoopTime: Double = 60, anchorSpacing: Double = 1, loopsToLearn: Double = 3,
+                significance: Double = 4) {
+        variance = smallestVariance
+        self.smallestVariance = smallestVariance
         self.correlationAngle = correlationAngle
         self.closingAngle = closingAngle
         cosHalfClosingAngle = cos(closingAngle / 2)
@@ -87,19 +77,16 @@ public struct LoopRateError: Hashable, Sendable {
     /// A clean, smoothed compass reading (``CompassErrorSpread``'s) and the
     /// gyro's net turn about up so far, rad. `compassVariance` is the compass
     /// error's, rad²; `persistentVariance` what the tilt's uncertainty adds to
-    /// each end's heading, rad²; `biasVariance` the gyro bias's about up, (rad/s)²;
-    /// `biasSinceStill` how far the bias estimate moved since the board was last
-    /// still, (rad/s)² less what its uncertainty explains, nil if it never was.
+    /// each end's heading, rad²; `biasVariance` the gyro bias's about up, (rad/s)².
     public mutating func observe(_ reading: CompassErrorSpread.Reading, netTurn: Double, compassVariance: Double,
-                                 persistentVariance: Double, biasVariance: Double,
-                                 biasSinceStill: @autoclosure () -> Double?) {
+                                 persistentVariance: Double, biasVariance: Double) {
         if reading.time - oldestAnchorTime > longestLoopTime { forgetOldAnchors(at: reading.time) }
         if netTurn - lowestNetTurn >= .pi || highestNetTurn - netTurn >= .pi,
            let closed = anchors.firstIndex(where: { closes($0, reading, netTurn) }) {
             let start = anchors[closed]
             interrupted() // the next loop starts here: overlapping loops would count one drift many times
             learn(from: start, to: reading, netTurn: netTurn, compassVariance: compassVariance,
-                  persistentVariance: persistentVariance, biasVariance: biasVariance, biasSinceStill: biasSinceStill())
+                  persistentVariance: persistentVariance, biasVariance: biasVariance)
         }
         if reading.time - lastAnchorTime >= anchorSpacing {
             lastAnchorTime = reading.time
@@ -137,24 +124,14 @@ public struct LoopRateError: Hashable, Sendable {
     }
 
     private mutating func learn(from start: Anchor, to end: CompassErrorSpread.Reading, netTurn: Double,
-                                compassVariance: Double, persistentVariance: Double, biasVariance: Double,
-                                biasSinceStill: Double?) {
+                                compassVariance: Double, persistentVariance: Double, biasVariance: Double) {
         let drift = remainder(end.difference - start.reading.difference, 2 * Double.pi)
         let apart = 2 * acos(min(1, abs(start.reading.attitude.dot(end.attitude))))
         let time = end.time - start.reading.time
         let explained = start.reading.whiteVariance + end.whiteVariance + 2 * persistentVariance
             + biasVariance * time * time + 2 * compassVariance * apart / correlationAngle
         let turn = netTurn - start.netTurn
-        let sample = (drift * drift - explained) / (turn * turn)
-        if drift * drift > significance * explained, sample > variance {
-            variance = sample
-            return
-        }
-        guard let moved = biasSinceStill else { return }
-        let hidden = moved * time * time / (turn * turn)
-        // The sample's spread grows with (figure·turn² + explained)²: weighed by the inverse, relative to a clean loop.
-        let expected = variance * turn * turn
-        let relative = expected / (expected + explained)
-        variance = max(smallestVariance, variance + (max(sample, hidden) - variance) * relative * relative / loopsToLearn)
+        let excess = drift * drift > significance * explained ? (drift * drift - explained) / (turn * turn) : 0
+        variance = max(smallestVariance, excess > variance ? excess : variance + (excess - variance) / loopsToLearn)
     }
 }
