@@ -76,7 +76,7 @@ public enum SimulationBattery {
                     rate: hz, seed: 200 + UInt64(hz))
             }
         }
-        for r in [0.3, 10.0] {
+        for r in [0.3, 10.0, 100.0] {
             add("turn-\(BatteryCase.number(r))-mag20hz", .levelTurn, .levelTurn(.init(rate: -r, startHeading: 300)),
                 rate: 200, magnetometerRate: 20, seed: 300 + UInt64(r))
         }

@@ -306,7 +306,12 @@ public struct AttitudeFusion: Sendable {
         }
         let explainableTilt = correctTilt(&correction, interval: interval)
         if let m = pending.field {
-            correctHeading(&correction, field: m, age: pending.fieldAge, rotation: r, rate: rate, dt: pending.sinceHeading)
+            // A held reading came `fieldAge` ago: turned into the present, as
+            // an earth-fixed field turns in the body (m' = m × ω; a field
+            // carried with the board does not turn), it is read with the
+            // attitude of now.
+            let present = m + (m - (carried.offset ?? .zero)).cross(rate) * pending.fieldAge
+            correctHeading(&correction, field: present, rotation: r, rate: rate, dt: pending.sinceHeading)
             pending.field = nil
             pending.fieldAge = 0
             pending.sinceHeading = 0
@@ -505,14 +510,14 @@ public struct AttitudeFusion: Sendable {
     }
 
     /// Heading from the horizontal field, less any field carried with the
-    /// board. `age` is how long ago the reading came (the board turned since),
-    /// `dt` the time since the previous reading was fused.
+    /// board. `m` is the reading turned into the present; `dt` the time since
+    /// the previous reading was fused.
     private mutating func correctHeading(_ correction: inout AttitudeErrorFilter.Correction, field m: Vector3,
-                                         age: Double, rotation r: Matrix3, rate: Vector3, dt: Double) {
+                                         rotation r: Matrix3, rate: Vector3, dt: Double) {
         let measuredE = r * m
         offsetHeadingVariance = 0
         imported.turned(by: pending.rotation, correlationAngle: coefficients.compassCorrelationAngle)
-        let holding = fieldStepped(m, age: age, rotation: r, rate: rate, dt: dt)
+        let holding = fieldStepped(m, rotation: r, rate: rate, dt: dt)
         room.aged(dt: dt, growthTime: settings.fieldReferenceTime)
         let m = room.removed.map { m - r.transposedTimes($0.earth) } ?? m
         let rawE = room.removed.map { measuredE - $0.earth } ?? measuredE
@@ -556,8 +561,7 @@ public struct AttitudeFusion: Sendable {
         // disturbance within the tolerance: a field whose strength or dip is
         // off by d µT beyond what noise explains is bent by at least that, and
         // by as much again unseen.
-        let latency = settings.magnetometerLatency + age
-        let turning = rate.cross(m).squaredLength * latency * latency
+        let turning = rate.cross(m).squaredLength * coefficients.latencySquared
         let departure = magnetic.departure(fieldInEarth: mE, norm: fieldNorm)
         let disturbance = max(0, departure * departure - 4 * noise.magnetometerVariance)
         let tanDipSquared = mE.z * mE.z / horizontalSquared
@@ -705,8 +709,7 @@ public struct AttitudeFusion: Sendable {
     /// be off by for a reading: the turn during the magnetometer's latency, and
     /// what the gyro's integration may miss of the turn since the previous
     /// reading (up to half of it, when the rate changed as fast as it turned).
-    private mutating func fieldStepped(_ m: Vector3, age: Double, rotation r: Matrix3, rate: Vector3,
-                                       dt: Double) -> Bool {
+    private mutating func fieldStepped(_ m: Vector3, rotation r: Matrix3, rate: Vector3, dt: Double) -> Bool {
         guard magnetic.referenceNorm != nil else { return false }
         // The readings are watched with the carried field's offset removed, so
         // that a carried field does not turn the earth-frame average; when the
@@ -716,10 +719,7 @@ public struct AttitudeFusion: Sendable {
         fieldStepOffset = o
         let halfTurn = 0.5 * pending.rotation
         let turning = 2 * (coefficients.latencySquared * rate.squaredLength + halfTurn * halfTurn) * m.squaredLength
-        // A held reading was taken `age` ago: turned into the present, as an
-        // earth-fixed field turns in the body, m' = m × ω.
-        let field = m - o
-        switch fieldStep.observe(field + field.cross(rate) * age, rotation: r, noise: 3 * noise.magnetometerVariance, turning: turning, dt: dt,
+        switch fieldStep.observe(m - o, rotation: r, noise: 3 * noise.magnetometerVariance, turning: turning, dt: dt,
                                  gateSquared: coefficients.magneticGateSquared) {
         case .none:
             // Storing nil copies the whole optional through memory: most readings find it nil already.

@@ -23,8 +23,9 @@ import Testing
                     settling: Double = 10, settings: AttitudeFusion.Settings = .init(), seed: UInt64 = 1,
                     gyroScaleError: Vector3 = .zero, carriedFields: [SyntheticRecording.CarriedField] = [],
                     roomFields: [SyntheticRecording.RoomField] = [], hardIron: Vector3 = .zero,
-                    biasWalk: Double? = nil) -> Run {
+                    biasWalk: Double? = nil, magnetometerRate: Double? = nil) -> Run {
         var sensors = SensorSuite.typical
+        sensors.magnetometer.rate = magnetometerRate
         if let walk = biasWalk { sensors.gyroscope.biasRandomWalk = walk * degree }
         sensors.magnetometer.hardIron = hardIron
         sensors.gyroscope.bias = bias * degree
@@ -206,6 +207,23 @@ import Testing
         } else {
             #expect(r.biasWalkFactor == 1, "a part steadier than its setting raised the walk \(r.biasWalkFactor) times")
         }
+        #expect(r.beyondThree <= 0.01, "the error lay beyond three times the reported uncertainty in \(100 * r.beyondThree) % of the samples")
+    }
+
+    /// A magnetometer slower than the gyro (10 or 20 Hz, held between its
+    /// readings, against 200 Hz): a new reading is fused at the next
+    /// correction, up to 40 ms later, and was read with the attitude of then
+    /// plus the turn since. In a 100 °/s turn that put the heading 1° behind
+    /// (1.00° and 1.14° RMSE, within ±accuracy in 51 % and 48 % of the
+    /// samples, against the 55–85 % asked). The reading is now turned into the
+    /// present by the turn since it came.
+    @Test(arguments: [20.0, 10.0])
+    func aHeldMagnetometerReadingIsTurnedIntoThePresent(magnetometerRate: Double) {
+        let turn = Scenario.levelTurn(.init(rate: 100, turnDuration: 120))
+        let r = Self.run(turn, bias: Vector3(0.25, -0.15, 0.2), rate: 200, magnetometerRate: magnetometerRate)
+        print("measured 100 °/s turn, \(magnetometerRate) Hz magnetometer at 200 Hz: RMSE \(r.rmse)°, mean \(r.meanError)°, beyond 3σ \(r.beyondThree)")
+        #expect(r.rmse < 0.5, "RMSE \(r.rmse)°")
+        #expect(abs(r.meanError) < 0.4, "the heading trails the turn by \(r.meanError)°")
         #expect(r.beyondThree <= 0.01, "the error lay beyond three times the reported uncertainty in \(100 * r.beyondThree) % of the samples")
     }
 
