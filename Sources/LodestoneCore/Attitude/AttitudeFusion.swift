@@ -318,8 +318,7 @@ public struct AttitudeFusion: Sendable {
             pending.rotation = 0
         }
         apply(correction)
-        biasWalk.observe(bias: gyroBias, trace: errors.bias[0, 0] + errors.bias[1, 1] + errors.bias[2, 2], time: elapsed,
-                         walkIntensity: coefficients.biasNoise)
+        biasWalk.observe(bias: gyroBias, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
         unconfirmed.record(angle: correction.angle + earth * interval, gyroBias: gyroBias, rotation: r, interval: interval,
                            accelerating: explainableTilt > 0)
         gravity.learnStrengthWhileMoving(interval: interval)
