@@ -5,7 +5,8 @@ Writes a sweep of simulated logs with `lodestone simulate` (level turns at 0.05�
 25–400 Hz, rates either side of the rest detector's 2 °/s threshold, tumbles, full tumbles,
 walks, boats (with the sensor 0–12 m from the point they roll about), car drives with and without speed, gyro biases up to 5 °/s, gyro scale errors
 up to 3 %, a bias walking 40 times faster than typical, a tilted turn, a 10 Hz
-magnetometer, dips of 0–85°, sensors a third and three times as noisy as typical, and
+magnetometer, dips of 0–85° and, south of the magnetic equator, −40 to −75° (with a 22 µT
+field, as in the South Atlantic Anomaly), sensors a third and three times as noisy as typical, and
 noise-free sensors, which leave only the filter's own systematic errors), and timing faults made from some of them (a 3 s gap in the samples, one sample in ten lost at
 random), and scores each with `lodestone evaluate`, gyro
 fusion against Lodestone's own compass mode. The compass here has no calibration error, so the
@@ -81,6 +82,18 @@ def cases() -> list[tuple[str, list[str]]]:
         ("drive-dip-80", ["--scenario", "drive", "--rate", "100", "--seed", "8", "--gyro-bias", BIAS, "--field", "50,80"]),
         ("turn-1-dip-0", ["--scenario", "turn", "--turn-rate", "1", "--rate", "100", "--seed", "6", "--gyro-bias", BIAS,
                           "--field", "50,0"]),
+        # South of the magnetic equator the field points up (negative dip) and the Earth's
+        # rate has the other sense about up; in the South Atlantic Anomaly the field is 22 µT.
+        ("turn-1-south", ["--scenario", "turn", "--turn-rate", "1", "--rate", "100", "--seed", "3", "--gyro-bias", BIAS,
+                          "--field", "45,-60", "--latitude", "-35"]),
+        ("full-tumble-south", ["--scenario", "full-tumble", "--rate", "100", "--seed", "11", "--gyro-bias", BIAS,
+                               "--field", "60,-75", "--latitude", "-60"]),
+        ("drive-south", ["--scenario", "drive", "--rate", "100", "--seed", "6", "--gyro-bias", BIAS,
+                         "--field", "45,-60", "--latitude", "-35"]),
+        ("turn-1-weak-field", ["--scenario", "turn", "--turn-rate", "1", "--rate", "100", "--seed", "9",
+                               "--gyro-bias", BIAS, "--field", "22,-40", "--latitude", "-25"]),
+        ("tumble-weak-field", ["--scenario", "tumble", "--duration", "600", "--rate", "100", "--seed", "10",
+                               "--gyro-bias", BIAS, "--field", "22,-40", "--latitude", "-25"]),
         # Sensors a third as noisy as the simulator's typical part, and three times as
         # noisy (all three white noises; the filter starts from its own figures).
         ("turn-60-noise-0.3", ["--scenario", "turn", "--turn-rate", "60", "--rate", "100", "--seed", "5",
