@@ -213,10 +213,9 @@ import Testing
     /// A magnetometer slower than the gyro (10 or 20 Hz, held between its
     /// readings, against 200 Hz): a new reading is fused at the next
     /// correction, up to 40 ms later, and was read with the attitude of then
-    /// plus the turn since. In a 100 °/s turn that put the heading 1° behind
-    /// (1.00° and 1.14° RMSE, within ±accuracy in 51 % and 48 % of the
-    /// samples, against the 55–85 % asked). The reading is now turned into the
-    /// present by the turn since it came.
+    /// plus the turn since, which put the heading behind a fast turn without
+    /// the accuracy knowing it (figures in docs/fusion.md). The reading is now
+    /// turned into the present by the turn since it came.
     @Test(arguments: [20.0, 10.0])
     func aHeldMagnetometerReadingIsTurnedIntoThePresent(magnetometerRate: Double) {
         let turn = Scenario.levelTurn(.init(rate: 100, turnDuration: 120))
