@@ -22,8 +22,9 @@ import Testing
         let v2 = r.classify(fieldInEarth: f * 1.15, norm: f.length * 1.15, rotation: 0, dt: 0.01)
         #expect(!v2)
         #expect(r.isDisturbed)
-        // Same strength, dip 80° instead of 68°.
-        let steep = Vector3(0, cos(80 * Double.pi / 180), -sin(80 * Double.pi / 180)) * f.length
+        // Same strength, dip 85° instead of 68°: beyond the 10° tolerance and
+        // three standard deviations of one reading's dip (0.7 µT of 44 µT, 0.9°).
+        let steep = Vector3(0, cos(85 * Double.pi / 180), -sin(85 * Double.pi / 180)) * f.length
         let v3 = r.classify(fieldInEarth: steep, norm: steep.length, rotation: 0, dt: 0.01)
         #expect(!v3)
         let v4 = r.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0.01)
@@ -101,5 +102,53 @@ import Testing
             let v6 = still.classify(fieldInEarth: e, norm: e.length, rotation: 0, dt: 0.01)
             #expect(!v6)
         }
+    }
+
+    static func field(dip degrees: Double, strength: Double = earthField.length) -> Vector3 {
+        let dip = degrees * Angle.radiansPerDegree
+        return Vector3(0, cos(dip), -sin(dip)) * strength
+    }
+
+    /// The first seconds' dips were read through a tilt known to 5° and came
+    /// out 12° steep (the board was switched on while a hand moved it). Once
+    /// the tilt is known to 0.3°, the true dip is no disturbance: it is
+    /// within three of the reference's standard deviations, and its readings
+    /// outweigh the first ones within seconds.
+    @Test func aDipReadThroughAnUncertainTiltIsRelearned() throws {
+        var r = rejection()
+        r.tiltVariance = (5 * Angle.radiansPerDegree) * (5 * Angle.radiansPerDegree)
+        let steep = Self.field(dip: 80), truth = Self.field(dip: 68)
+        for _ in 0..<100 where r.classify(fieldInEarth: steep, norm: steep.length, rotation: 0, dt: 0.04) {
+            r.learn(norm: steep.length, sinDip: -steep.z / steep.length, dt: 0.04)
+        }
+        #expect(abs(try #require(r.referenceDip) * Angle.degreesPerRadian - 80) < 0.01)
+        r.tiltVariance = (0.3 * Angle.radiansPerDegree) * (0.3 * Angle.radiansPerDegree)
+        for i in 0..<250 {
+            let clean = r.classify(fieldInEarth: truth, norm: truth.length, rotation: 0, dt: 0.04)
+            #expect(clean, "the true field rejected at reading \(i)")
+            if clean { r.learn(norm: truth.length, sinDip: -truth.z / truth.length, dt: 0.04) }
+        }
+        #expect(abs(try #require(r.referenceDip) * Angle.degreesPerRadian - 68) < 0.5)
+        // A magnet's dip (12° off) is rejected again once the reference is known.
+        let magnet = r.classify(fieldInEarth: steep, norm: steep.length, rotation: 0, dt: 0.04)
+        #expect(!magnet)
+    }
+
+    /// A reference learned through a tilt the filter believed to 0.3° that
+    /// was in fact 12° off (a knock the gyro missed): when the filter finds
+    /// out (it gives way to gravity), the reference dip is as uncertain, and
+    /// the true field is let back in.
+    @Test func aTiltFoundWrongLetsTheTrueDipBackIn() {
+        var r = rejection()
+        r.tiltVariance = (0.3 * Angle.radiansPerDegree) * (0.3 * Angle.radiansPerDegree)
+        let steep = Self.field(dip: 80), truth = Self.field(dip: 68)
+        for _ in 0..<500 where r.classify(fieldInEarth: steep, norm: steep.length, rotation: 0, dt: 0.04) {
+            r.learn(norm: steep.length, sinDip: -steep.z / steep.length, dt: 0.04)
+        }
+        let before = r.classify(fieldInEarth: truth, norm: truth.length, rotation: 0, dt: 0.04)
+        #expect(!before)
+        r.tiltWasOff(by: (12 * Angle.radiansPerDegree) * (12 * Angle.radiansPerDegree))
+        let after = r.classify(fieldInEarth: truth, norm: truth.length, rotation: 0, dt: 0.04)
+        #expect(after)
     }
 }

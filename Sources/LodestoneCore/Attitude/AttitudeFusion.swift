@@ -160,7 +160,8 @@ public struct AttitudeFusion: Sendable {
                                                 referenceTime: settings.fieldReferenceTime,
                                                 noise: settings.magnetometerNoise,
                                                 newFieldTime: settings.newFieldTime,
-                                                newFieldRotation: settings.newFieldRotation * Angle.radiansPerDegree)
+                                                newFieldRotation: settings.newFieldRotation * Angle.radiansPerDegree,
+                                                tiltCorrelationTime: coefficients.tiltCorrelation)
     }
 
     /// One standard deviation of the heading error, degrees: the filter's
@@ -471,9 +472,11 @@ public struct AttitudeFusion: Sendable {
     /// filter is wrong (a knock the gyro missed, a bias that jumped). Its tilt variance grows by the disagreement, and the bias
     /// about the horizontal axes by what would have turned it that far in a
     /// correlation time, so the reading moves the tilt at once, and the bias.
+    /// The field's reference dip, read through that tilt, may be as far off.
     private mutating func giveWayToGravity(east: Double, north: Double, interval: Double) {
         errors.angle[0, 0] += east * east
         errors.angle[1, 1] += north * north
+        magnetic.tiltWasOff(by: east * east + north * north)
         let r = attitude.rotationMatrix
         // A bias that built the error up over the time it went unexplained, at
         // most the turn-on uncertainty: widening more would let one reading,
@@ -514,6 +517,7 @@ public struct AttitudeFusion: Sendable {
     private mutating func correctHeading(_ correction: inout AttitudeErrorFilter.Correction, field m: Vector3,
                                          rotation r: Matrix3, rate: Vector3, dt: Double) {
         let measuredE = r * m
+        magnetic.tiltVariance = max(errors.angle.row0.x, errors.angle.row1.y)
         offsetHeadingVariance = 0
         imported.turned(by: pending.rotation, correlationAngle: coefficients.compassCorrelationAngle)
         let holding = fieldStepped(m, rotation: r, rate: rate, dt: dt)
@@ -559,13 +563,16 @@ public struct AttitudeFusion: Sendable {
         // uncertainty, the turn during the magnetometer's latency, and a
         // disturbance within the tolerance: a field whose strength or dip is
         // off by d µT beyond what noise explains is bent by at least that, and
-        // by as much again unseen.
+        // by as much again unseen. The compass reads the heading through the
+        // filter's tilt, and while the averaged accelerometer disagrees with
+        // that tilt, which of the two is wrong is not yet known: the tilt may
+        // be off by as much.
         let turning = rate.cross(m).squaredLength * coefficients.latencySquared
         let departure = magnetic.departure(fieldInEarth: mE, norm: fieldNorm)
         let disturbance = max(0, departure * departure - 4 * noise.magnetometerVariance)
         let tanDipSquared = mE.z * mE.z / horizontalSquared
         let undisturbed = (noise.magnetometerVariance + turning) / horizontalSquared
-            + tanDipSquared * errors.angle.row1.y + offsetHeadingVariance
+            + tanDipSquared * max(errors.angle.row1.y, gravity.disagreement) + offsetHeadingVariance
         // A disturbed field may point up to 2·d/h off: the variance of that bend, rad².
         let bendVariance = 4 * disturbance / horizontalSquared
         let white = undisturbed + bendVariance
@@ -878,6 +885,7 @@ public struct AttitudeFusion: Sendable {
         let e = eastAxis / horizontal
         attitude = Quaternion(rotationMatrix: Matrix3(rows: e, upAxis.cross(e), upAxis))
         let mE = attitude.rotate(m)
+        magnetic.tiltVariance = tilt
         let clean = magnetic.classify(fieldInEarth: mE, norm: m.length, rotation: 0, dt: 0)
         let keptBias = isInitialized ? errors.bias : Matrix3(diagonal: Vector3(1, 1, 1) * coefficients.initialBiasVariance)
         let tanDipSquared = mE.z * mE.z / (horizontal * horizontal)

@@ -23,11 +23,21 @@ import Darwin
 /// A magnet attached to the board turns with it, so its field is not constant
 /// in the earth frame and is never adopted; a board that lies still cannot
 /// tell the two apart, so it waits.
+///
+/// A reading's dip is read through the filter's tilt, so it is off by as much
+/// as that tilt is, and readings taken within the tilt error's correlation time
+/// share that error. So the reference dip is a mean weighed by how well the
+/// tilt was known, it is known only as well as those readings together tell
+/// (``referenceDipVariance``), and a reading is judged against it within three
+/// of its standard deviations beyond the tolerance. A board switched on while
+/// a hand moves it starts from a tilt off by the hand's acceleration: the dip it
+/// reads then is as far off, and taken at face value it made the true field
+/// look disturbed for minutes.
 public struct MagneticDisturbanceRejection: Hashable, Sendable {
     /// Largest relative deviation of the field strength from the reference.
     public var normTolerance: Double
     /// Largest deviation of the dip angle from the reference, rad.
-    public var dipTolerance: Double { didSet { cosDipTolerance = cos(dipTolerance) } }
+    public var dipTolerance: Double
     /// Averaging time of the reference once learned, s.
     public var referenceTime: Double
     /// White noise of each magnetometer axis, µT: a reading may stray this
@@ -37,6 +47,10 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     public var newFieldTime: Double
     /// How far the board must turn meanwhile, rad.
     public var newFieldRotation: Double
+    /// How long the tilt's error lasts, s: the readings within it share one.
+    public var tiltCorrelationTime: Double
+    /// Variance of the tilt the next readings are read with, rad² (the fusion sets it).
+    public var tiltVariance = 0.0
 
     /// Reference field strength, µT (nil until the first reading).
     public private(set) var referenceNorm: Double?
@@ -46,7 +60,8 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     public private(set) var isDisturbed = false
 
     private var learnedTime = 0.0
-    private var cosDipTolerance: Double
+    /// The weight of the readings in the reference dip: ∫ dt / (their dip's variance), s/rad².
+    private var dipWeight = 0.0
     private var noiseAllowance: Double
     private var referenceCosDip = 1.0
     private var candidateMean = Vector3.zero
@@ -54,15 +69,29 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     private var candidateRotation = 0.0
 
     public init(normTolerance: Double, dipTolerance: Double, referenceTime: Double,
-                noise: Double, newFieldTime: Double, newFieldRotation: Double) {
+                noise: Double, newFieldTime: Double, newFieldRotation: Double, tiltCorrelationTime: Double = 2) {
         self.noise = noise
         noiseAllowance = 3 * (3.0).squareRoot() * noise
         self.normTolerance = normTolerance
         self.dipTolerance = dipTolerance
-        cosDipTolerance = cos(dipTolerance)
         self.referenceTime = referenceTime
         self.newFieldTime = newFieldTime
         self.newFieldRotation = newFieldRotation
+        self.tiltCorrelationTime = tiltCorrelationTime
+    }
+
+    /// Variance of the reference dip, rad²: the weighted readings' variance
+    /// counted once per tilt correlation time.
+    public var referenceDipVariance: Double {
+        dipWeight > 0 ? tiltCorrelationTime / dipWeight : .infinity
+    }
+
+    /// Variance of the dip of a reading `dt` after the previous one, rad²: the
+    /// tilt's, which the readings of a correlation time share, and the
+    /// magnetometer's noise, which they average.
+    private func readingDipVariance(norm: Double, dt: Double) -> Double {
+        let noiseVariance = noise * noise / (norm * norm)
+        return max(tiltVariance + noiseVariance * min(1, dt / tiltCorrelationTime), 1e-12)
     }
 
     /// Reference dip angle in radians (positive down), or nil before the first reading.
@@ -75,6 +104,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     public mutating func classify(fieldInEarth e: Vector3, norm: Double, rotation: Double, dt: Double) -> Bool {
         guard referenceNorm != nil else {
             adopt(norm: norm, sinDip: -e.z / norm)
+            dipWeight = dt / readingDipVariance(norm: norm, dt: dt)
             return true
         }
         isDisturbed = !matches(fieldInEarth: e, norm: norm)
@@ -89,7 +119,8 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
         // cos(dip − reference dip) from the field's vertical and horizontal parts.
         let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
         let cosDipError = (horizontal * referenceCosDip - e.z * referenceSinDip) / norm
-        return abs(norm - ref) <= normTolerance * ref && cosDipError >= cosDipTolerance
+        let allowed = min(Double.pi, dipTolerance + 3 * referenceDipVariance.squareRoot())
+        return abs(norm - ref) <= normTolerance * ref && cosDipError >= cos(allowed)
     }
 
     /// How far a reading departs from the reference, µT: the strength's
@@ -104,18 +135,33 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
         return (strength * strength + arc * arc).squareRoot()
     }
 
-    /// Folds an accepted reading into the reference.
+    /// Folds an accepted reading into the reference: its strength into a
+    /// running mean, its dip weighed by how well the tilt was known.
     public mutating func learn(norm: Double, sinDip: Double, dt: Double) {
-        guard let ref = referenceNorm else { return adopt(norm: norm, sinDip: sinDip) }
+        guard let ref = referenceNorm else {
+            adopt(norm: norm, sinDip: sinDip)
+            dipWeight = dt / readingDipVariance(norm: norm, dt: dt)
+            return
+        }
         learnedTime += dt
         let k = dt / min(referenceTime, learnedTime)
         referenceNorm = ref + (norm - ref) * k
-        setSinDip(referenceSinDip + (sinDip - referenceSinDip) * k)
+        let weight = dt / readingDipVariance(norm: norm, dt: dt)
+        dipWeight = dipWeight * max(0, 1 - dt / referenceTime) + weight
+        setSinDip(referenceSinDip + (sinDip - referenceSinDip) * (weight / dipWeight))
+    }
+
+    /// The tilt the reference's dips were read with has been found off by
+    /// `variance` (rad²): the reference dip may be off by as much.
+    public mutating func tiltWasOff(by variance: Double) {
+        guard dipWeight > 0 else { return }
+        dipWeight = tiltCorrelationTime / (referenceDipVariance + variance)
     }
 
     /// Forgets the reference; the next reading starts a new one.
     public mutating func reset() {
         referenceNorm = nil
+        dipWeight = 0
         isDisturbed = false
         learnedTime = 0
         candidateTime = 0
@@ -142,12 +188,14 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
         let averagedOver = candidateTime
         adopt(norm: n, sinDip: -candidateMean.z / n)
         learnedTime = averagedOver
+        dipWeight = averagedOver / readingDipVariance(norm: n, dt: averagedOver)
         return true
     }
 
     private mutating func adopt(norm: Double, sinDip: Double) {
         referenceNorm = norm
         setSinDip(sinDip)
+        dipWeight = 0
         learnedTime = 0
         candidateTime = 0
     }

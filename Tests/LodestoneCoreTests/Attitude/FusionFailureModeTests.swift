@@ -242,6 +242,34 @@ import Testing
         #expect(r.tiltRMSE < 0.6, "tilt RMSE \(r.tiltRMSE)°")
     }
 
+    /// A board switched on while a hand sways it (up to 0.1 m at 0.45–2 s
+    /// periods, a few m/s² on each axis): its first tilt is off by the hand's
+    /// acceleration, and so was the field's dip the reference took from the
+    /// first readings. The true field was then rejected as disturbed for
+    /// minutes while the heading ran on a gyro whose bias those first readings
+    /// had thrown off, tens of degrees wrong, most of the time beyond 3σ. Now
+    /// the reference dip is weighed by how well the tilt was known and judged
+    /// within its own uncertainty. The heading still takes a minute to recover
+    /// from the bias (docs/fusion.md, Not yet done).
+    @Test(arguments: [UInt64(2), 5, 7, 9])
+    func aBoardSwitchedOnWhileSwayedKeepsItsCompass(seed: UInt64) {
+        var scenario = Scenario.levelTurn(.init(rate: 1, turnDuration: 120))
+        // Positions (m) of three sines a side; `speed` is the along-course one's velocity.
+        let sines: [(amplitude: Double, period: Double)] = [(0.01, 0.45), (0.04, 1.1), (0.1, 2.0)]
+        func sway(_ phase: Double, velocity: Bool = false) -> TimeFunction {
+            .waves(sines.enumerated().map { k, s in
+                let scale = velocity ? 2 * Double.pi / s.period : 1
+                return .init(amplitude: s.amplitude * scale, period: s.period,
+                             phase: Double(k + 1) * phase + (velocity ? Double.pi / 2 : 0))
+            })
+        }
+        scenario.motion = PointMotion(speed: sway(0.7, velocity: true), sideways: sway(2.5), height: sway(1.7))
+        let r = Self.run(scenario, bias: Vector3(0.25, -0.15, 0.2), seed: seed)
+        print("measured switched on while swayed, seed \(seed): RMSE \(r.rmse)°, beyond 3σ \(r.beyondThree)")
+        #expect(r.rmse < 8, "RMSE \(r.rmse)°")
+        #expect(r.beyondThree < 0.01, "beyond 3σ \(r.beyondThree)")
+    }
+
     /// A field fixed in the room comes in one step and stays, or goes again a
     /// minute later (a motor switched on beside a walker's path; 9 µT, turning
     /// the compass by up to 25°). The step shows it is no rotation of the
