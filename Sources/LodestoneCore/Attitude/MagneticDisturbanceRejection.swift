@@ -37,7 +37,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     /// Largest relative deviation of the field strength from the reference.
     public var normTolerance: Double
     /// Largest deviation of the dip angle from the reference, rad.
-    public var dipTolerance: Double
+    public var dipTolerance: Double { didSet { updateDipAllowance() } }
     /// Averaging time of the reference once learned, s.
     public var referenceTime: Double
     /// White noise of each magnetometer axis, µT: a reading may stray this
@@ -48,7 +48,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     /// How far the board must turn meanwhile, rad.
     public var newFieldRotation: Double
     /// How long the tilt's error lasts, s: the readings within it share one.
-    public var tiltCorrelationTime: Double
+    public var tiltCorrelationTime: Double { didSet { updateDipAllowance() } }
     /// Variance of the tilt the next readings are read with, rad² (the fusion sets it).
     public var tiltVariance = 0.0
 
@@ -61,7 +61,10 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
 
     private var learnedTime = 0.0
     /// The weight of the readings in the reference dip: ∫ dt / (their dip's variance), s/rad².
-    private var dipWeight = 0.0
+    private var dipWeight = 0.0 { didSet { updateDipAllowance() } }
+    /// cos of the largest dip error a clean reading may show, kept with `dipWeight`:
+    /// matches(…) runs for every reading.
+    private var cosDipAllowance = -1.0
     private var noiseAllowance: Double
     private var referenceCosDip = 1.0
     private var candidateMean = Vector3.zero
@@ -84,6 +87,11 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     /// counted once per tilt correlation time.
     public var referenceDipVariance: Double {
         dipWeight > 0 ? tiltCorrelationTime / dipWeight : .infinity
+    }
+
+    /// The tolerance plus three standard deviations of the reference dip.
+    private mutating func updateDipAllowance() {
+        cosDipAllowance = cos(min(Double.pi, dipTolerance + 3 * referenceDipVariance.squareRoot()))
     }
 
     /// Variance of the dip of a reading `dt` after the previous one, rad²: the
@@ -119,8 +127,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
         // cos(dip − reference dip) from the field's vertical and horizontal parts.
         let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
         let cosDipError = (horizontal * referenceCosDip - e.z * referenceSinDip) / norm
-        let allowed = min(Double.pi, dipTolerance + 3 * referenceDipVariance.squareRoot())
-        return abs(norm - ref) <= normTolerance * ref && cosDipError >= cos(allowed)
+        return abs(norm - ref) <= normTolerance * ref && cosDipError >= cosDipAllowance
     }
 
     /// How far a reading departs from the reference, µT: the strength's
