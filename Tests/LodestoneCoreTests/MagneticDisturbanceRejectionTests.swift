@@ -151,4 +151,17 @@ import Testing
         let after = r.classify(fieldInEarth: truth, norm: truth.length, rotation: 0, dt: 0.04)
         #expect(after)
     }
+
+    /// A reading fused at no time since the last (the first after a start) has
+    /// no weight and moves nothing, rather than dividing zero by zero.
+    @Test func aReadingOfNoDurationLeavesTheReferenceFinite() throws {
+        var r = rejection()
+        let f = Self.earthField, steep = Self.field(dip: 80)
+        _ = r.classify(fieldInEarth: f, norm: f.length, rotation: 0, dt: 0)
+        r.learn(norm: steep.length, sinDip: -steep.z / steep.length, dt: 0)
+        let dip = try #require(r.referenceDip)
+        #expect(dip.isFinite && abs(dip * Angle.degreesPerRadian - 67.98) < 0.05)
+        r.learn(norm: f.length, sinDip: -f.z / f.length, dt: 0.04)
+        #expect(abs(try #require(r.referenceDip) * Angle.degreesPerRadian - 67.98) < 0.05)
+    }
 }

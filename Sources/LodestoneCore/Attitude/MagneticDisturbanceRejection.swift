@@ -155,7 +155,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
         referenceNorm = ref + (norm - ref) * k
         let weight = dt / readingDipVariance(norm: norm, dt: dt)
         dipWeight = dipWeight * max(0, 1 - dt / referenceTime) + weight
-        setSinDip(referenceSinDip + (sinDip - referenceSinDip) * (weight / dipWeight))
+        if dipWeight > 0 { setSinDip(referenceSinDip + (sinDip - referenceSinDip) * (weight / dipWeight)) }
     }
 
     /// The tilt the reference's dips were read with has been found off by
