@@ -79,17 +79,17 @@ struct CommandRunner {
         p.environment = ProcessInfo.processInfo.environment.merging(["LODESTONE_TEST_WRITE_PAUSE": "\(writePause)"]) { $1 }
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        let start = Date()
+        let start = Stopwatch()
         try p.run()
         var killed = false
         if let killAfter {
-            while p.isRunning && Date().timeIntervalSince(start) < killAfter { usleep(500) }
+            while p.isRunning && start.seconds < killAfter { usleep(500) }
             if p.isRunning {
                 kill(p.processIdentifier, SIGKILL)
                 killed = true
             }
         }
         p.waitUntilExit()
-        return (Date().timeIntervalSince(start), killed)
+        return (start.seconds, killed)
     }
 }

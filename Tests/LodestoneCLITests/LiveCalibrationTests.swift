@@ -43,9 +43,9 @@ struct LiveCalibrationTests {
         try p.run()
         let done = Flag()
         let mover = Thread {
-            let start = Date()
+            let start = Stopwatch()
             while !done.value {
-                if let q = turn(Date().timeIntervalSince(start)) { board.setAttitude(q) }
+                if let q = turn(start.seconds) { board.setAttitude(q) }
                 usleep(5000)
             }
         }

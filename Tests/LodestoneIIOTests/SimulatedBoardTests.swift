@@ -374,9 +374,9 @@ struct SimulatedBoardTests {
         // Run from `dir`, so the profile goes to, and is found in, dir/calibration/.
         func inDir(_ arguments: [String]) -> [String] { ["sh", "-c", "cd \"$0\" && exec \"$@\"", dir, Lodestone.executable] + arguments }
         let calibrate = try await Lodestone.run(on: board, program: inDir(["calibrate", "--uri", "local:", "--rate", "100", "--timeout", "60"])) { live in
-            let start = Date()
-            while !live.hasEnded, Date().timeIntervalSince(start) < 70 {
-                let t = Date().timeIntervalSince(start)
+            let start = Stopwatch()
+            while !live.hasEnded, start.seconds < 70 {
+                let t = start.seconds
                 board.setAttitude(Quaternion(axis: .unitZ, angle: 0.8 * t) * Quaternion(axis: .unitX, angle: 2.3 * t) * Quaternion(axis: .unitY, angle: 1.1 * t))
                 usleep(5_000)
             }
@@ -412,7 +412,7 @@ struct SimulatedBoardTests {
         defer { board.remove() }
         board.start()
         let command = board.namespaceCommand(backend: .local, program: ["sh", "-c", "\"$0\" watch --heading-filter 0 | head -n 3", Lodestone.executable])
-        let started = Date()
+        let started = Stopwatch()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = command
@@ -426,6 +426,6 @@ struct SimulatedBoardTests {
         p.waitUntilExit()
         #expect(String(decoding: data, as: UTF8.self).split(separator: "\n").count == 3)
         #expect(p.terminationStatus == 0)
-        #expect(Date().timeIntervalSince(started) < 10, "watch kept running after head exited")
+        #expect(started.seconds < 10, "watch kept running after head exited")
     }
 }

@@ -57,10 +57,10 @@ struct ServeOnSimulatedBoardTests {
         let truth = Self.truthHeading(board)
         var latencies: [Double] = []
         for round in 0..<5 {
-            let t0 = Date()
+            let t0 = Stopwatch()
             c.send(#"?WATCH={"enable":true};"# + "\n")
             let first = try #require(c.read(class: "HEADING", timeout: 5), "round \(round): no heading; \(service.stderr)")
-            latencies.append(Date().timeIntervalSince(t0))
+            latencies.append(t0.seconds)
             #expect(bufferEnabled() == ["1", "1"], "watching: the IIO buffers must be on")
             let headings = TestLogs.headings(c.collect(for: 0.5)) + [first]
             let settled = headings.compactMap { $0.double("magneticHeading") }.suffix(10)

@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneCore
 import LodestoneGeomagnetism
+import LodestoneTestSupport
 import Testing
 
 /// `lodestone serve` end to end over its Unix socket: no root and no network needed.
@@ -143,10 +144,10 @@ import Testing
         var latencies: [Double] = []
         var resumedAt: [Double] = []
         for _ in 0..<5 {
-            let t0 = Date()
+            let t0 = Stopwatch()
             c.send(#"?WATCH={"enable":true};"# + "\n")
             let h = try #require(c.read(class: "HEADING", timeout: 5))
-            latencies.append(Date().timeIntervalSince(t0))
+            latencies.append(t0.seconds)
             resumedAt.append(h.double("timestamp") ?? .nan)
             _ = c.collect(for: 0.3)
             c.send(#"?WATCH={"enable":false};"# + "\n")
@@ -177,13 +178,13 @@ import Testing
         fast.send(#"?WATCH={"enable":true};"# + "\n")
         // The fast client reads everything; the slow one reads nothing until the replay ended
         // (then it has the 2 s the service gives queued output at shutdown).
-        let t0 = Date()
+        let t0 = Stopwatch()
         var fastObjects: [[String: Any]] = []
         while let o = fast.readObject(timeout: 20) {
             fastObjects.append(o)
             if o.string("event") == "sourceEnded" { break }
         }
-        let elapsed = Date().timeIntervalSince(t0)
+        let elapsed = t0.seconds
         let slowObjects = slow.readToEnd(timeout: 5)
         fastObjects += fast.readToEnd(timeout: 5)
         #expect(service.waitExit() == 0)

@@ -72,12 +72,12 @@ import Testing
         for r in readers { Thread { r.run() }.start() }
 
         var samples: [(logSeconds: Int, kB: Double)] = []
-        let start = Date()
-        while !readers.allSatisfy({ $0.done.load(ordering: .acquiring) }), Date().timeIntervalSince(start) < 900 {
+        let start = Stopwatch()
+        while !readers.allSatisfy({ $0.done.load(ordering: .acquiring) }), start.seconds < 900 {
             if let kB = residentKB(service.pid) { samples.append((readers[0].lastTimestamp.load(ordering: .relaxed), kB)) }
             usleep(100_000)
         }
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = start.seconds
         #expect(service.waitExit(timeout: 10) == 0, "\(service.stderr.suffix(2000))")
 
         // Memory: after the first 10 % of the log (buffers and queues at their working size), no growth.
