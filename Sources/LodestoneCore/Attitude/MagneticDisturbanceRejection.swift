@@ -111,8 +111,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     /// Returns true when the reading matches the reference.
     public mutating func classify(fieldInEarth e: Vector3, norm: Double, rotation: Double, dt: Double) -> Bool {
         guard referenceNorm != nil else {
-            adopt(norm: norm, sinDip: -e.z / norm)
-            dipWeight = dt / readingDipVariance(norm: norm, dt: dt)
+            adopt(norm: norm, sinDip: -e.z / norm, over: dt)
             return true
         }
         isDisturbed = !matches(fieldInEarth: e, norm: norm)
@@ -145,11 +144,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     /// Folds an accepted reading into the reference: its strength into a
     /// running mean, its dip weighed by how well the tilt was known.
     public mutating func learn(norm: Double, sinDip: Double, dt: Double) {
-        guard let ref = referenceNorm else {
-            adopt(norm: norm, sinDip: sinDip)
-            dipWeight = dt / readingDipVariance(norm: norm, dt: dt)
-            return
-        }
+        guard let ref = referenceNorm else { return adopt(norm: norm, sinDip: sinDip, over: dt) }
         learnedTime += dt
         let k = dt / min(referenceTime, learnedTime)
         referenceNorm = ref + (norm - ref) * k
@@ -193,16 +188,16 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
               !matches(fieldInEarth: candidateMean, norm: candidateMean.length) else { return false }
         let n = candidateMean.length
         let averagedOver = candidateTime
-        adopt(norm: n, sinDip: -candidateMean.z / n)
+        adopt(norm: n, sinDip: -candidateMean.z / n, over: averagedOver)
         learnedTime = averagedOver
-        dipWeight = averagedOver / readingDipVariance(norm: n, dt: averagedOver)
         return true
     }
 
-    private mutating func adopt(norm: Double, sinDip: Double) {
+    /// Takes a field seen for `duration` seconds as the reference.
+    private mutating func adopt(norm: Double, sinDip: Double, over duration: Double) {
         referenceNorm = norm
         setSinDip(sinDip)
-        dipWeight = 0
+        dipWeight = duration / readingDipVariance(norm: norm, dt: duration)
         learnedTime = 0
         candidateTime = 0
     }
