@@ -195,6 +195,10 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         return s > 0 ? (angle.row2.z + compassAngle.z) / s : 0
     }
 
+    /// The larger of the variances of the tilt about east and north, rad².
+    @inlinable
+    public var largestTiltVariance: Double { max(angle.row0.x, angle.row1.y) }
+
     /// The variance of the heading as the compass shows it, `θ_up + e`, rad².
     @inlinable
     public var compassHeadingVariance: Double { angle.row2.z + 2 * compassAngle.z + compass }

@@ -184,7 +184,7 @@ public struct AttitudeFusion: Sendable {
         let sustained = sustainedTiltVariance
         let heading = errors.angle.row2.z + offsetHeadingVariance + agreement.variance + tanDip2 * sustained
             + imported.variance + unaveraged.variance
-        let tilt = max(errors.angle.row0.x, errors.angle.row1.y) + sustained
+        let tilt = errors.largestTiltVariance + sustained
         headingUncertainty = min(180, heading.squareRoot() * Angle.degreesPerRadian)
         tiltUncertainty = min(180, tilt.squareRoot() * Angle.degreesPerRadian)
     }
@@ -517,7 +517,7 @@ public struct AttitudeFusion: Sendable {
     private mutating func correctHeading(_ correction: inout AttitudeErrorFilter.Correction, field m: Vector3,
                                          rotation r: Matrix3, rate: Vector3, dt: Double) {
         let measuredE = r * m
-        magnetic.tiltVariance = max(errors.angle.row0.x, errors.angle.row1.y)
+        magnetic.tiltVariance = errors.largestTiltVariance
         offsetHeadingVariance = 0
         imported.turned(by: pending.rotation, correlationAngle: coefficients.compassCorrelationAngle)
         let holding = fieldStepped(m, rotation: r, rate: rate, dt: dt)
@@ -612,7 +612,7 @@ public struct AttitudeFusion: Sendable {
                 rateError * turned * turned + biasUp * time * time
             }
             loops.observe(smoothed, netTurn: netTurnAboutUp, compassVariance: compassErrorVariance,
-                          persistentVariance: tanDipSquared * max(errors.angle.row0.x, errors.angle.row1.y),
+                          persistentVariance: tanDipSquared * errors.largestTiltVariance,
                           biasVariance: biasUp)
             magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt)
         }
@@ -794,7 +794,7 @@ public struct AttitudeFusion: Sendable {
         let norm = e.length
         // The departure has two parts, strength and the dip's arc; a tilt error turns the dip.
         let allowed = coefficients.magneticGateSquared
-            * (2 * noise.magnetometerVariance + max(errors.angle.row0.x, errors.angle.row1.y) * norm * norm)
+            * (2 * noise.magnetometerVariance + errors.largestTiltVariance * norm * norm)
         let fits = magnetic.departure(fieldInEarth: e, norm: norm), misses = magnetic.departure(fieldInEarth: other, norm: other.length)
         return fits * fits <= allowed && misses * misses > allowed
     }
@@ -858,7 +858,7 @@ public struct AttitudeFusion: Sendable {
         let up = attitude.rotationMatrix.row2
         let disagreement = acos(max(-1, min(1, up.dot(a.normalized))))
         let limit = Self.largestBridgedTilt * Self.largestBridgedTilt
-        let held = max(errors.angle.row0.x, errors.angle.row1.y)
+        let held = errors.largestTiltVariance
         let variance = held + tiltSpread.changeVariance
         // What acceleration may explain: as hard as the board moved before the gap
         // (three standard deviations), or what the reading's length shows across
