@@ -90,8 +90,8 @@ final class LiveProcess: Sendable {
     /// Waits until at least `n` lines were printed or `timeout` passed.
     @discardableResult
     func waitForLines(_ n: Int, timeout: Double = 20) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while lines < n, Date() < end { usleep(10_000) }
+        let end = Deadline(timeout)
+        while lines < n, !end.hasPassed { usleep(10_000) }
         return lines >= n
     }
 }

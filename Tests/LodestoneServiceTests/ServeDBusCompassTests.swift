@@ -33,9 +33,9 @@ struct ServeDBusCompassTests {
         // The sensors start with the claim, and the demo motion opens with a 5 s hold in
         // which only noise moves the heading: wait through it for the turns that follow.
         var headings: [Double] = []
-        let deadline = Date().addingTimeInterval(40)
-        while headings.count < 20, Date() < deadline,
-              let line = client.next(timeout: deadline.timeIntervalSinceNow, where: { $0["CompassHeading"] != nil }) {
+        let deadline = Deadline(40)
+        while headings.count < 20, !deadline.hasPassed,
+              let line = client.next(timeout: deadline.remaining, where: { $0["CompassHeading"] != nil }) {
             headings.append(line["CompassHeading"] as? Double ?? .nan)
         }
         #expect(headings.count == 20 && headings.allSatisfy { (0..<360).contains($0) }, "\(headings) \(client.all)")

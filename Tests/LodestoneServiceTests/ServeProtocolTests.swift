@@ -253,8 +253,8 @@ import Testing
         _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
         func messages(timeout: Double) -> [String] {
             var out: [String] = []
-            let deadline = Date().addingTimeInterval(timeout)
-            while deadline.timeIntervalSinceNow > 0 {
+            let deadline = Deadline(timeout)
+            while !deadline.hasPassed {
                 var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
                 guard poll(&p, 1, 50) > 0 else { continue }
                 var buf = [UInt8](repeating: 0, count: 512)
@@ -386,8 +386,8 @@ import Testing
         let (service, _) = try start(["--source", "replay:\(log)", "--nmea-serial", slave, "--nmea-baud", "38400", "--nmea-rate", "10",
                                       "--lat", "-33.86", "--lon", "151.21", "--year", "2026.5"])
         var text = ""
-        let deadline = Date().addingTimeInterval(3)
-        while deadline.timeIntervalSinceNow > 0, text.components(separatedBy: "HDG").count < 6 {
+        let deadline = Deadline(3)
+        while !deadline.hasPassed, text.components(separatedBy: "HDG").count < 6 {
             var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, 100) > 0 else { continue }
             var buf = [UInt8](repeating: 0, count: 4096)

@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneTestSupport
 
 /// A TCP client that speaks bytes, to test the server as browsers and misbehaving peers do.
 final class RawHTTPClient: @unchecked Sendable {
@@ -30,11 +31,11 @@ final class RawHTTPClient: @unchecked Sendable {
     /// new bytes: streams of megabytes stay cheap to read).
     @discardableResult
     func read(timeout: Double = 5, until needle: String? = nil) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(timeout)
         let pattern = needle.map { Array($0.utf8) }
         var buffer = [UInt8](repeating: 0, count: 65536)
         var searchedTo = 0
-        while Date() < deadline {
+        while !deadline.hasPassed {
             if let pattern, received.count >= pattern.count {
                 let from = max(0, searchedTo - pattern.count)
                 if Self.find(pattern, in: received, from: from) { break }
@@ -70,9 +71,9 @@ final class RawHTTPClient: @unchecked Sendable {
 
     /// Whether the server closed the connection (a read returns end of stream).
     func isClosed(timeout: Double = 3) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(timeout)
         var byte: UInt8 = 0
-        while Date() < deadline {
+        while !deadline.hasPassed {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, 50) > 0 else { continue }
             let n = recv(fd, &byte, 1, 0)

@@ -108,8 +108,8 @@ final class ServiceProcess: @unchecked Sendable {
 
     /// Waits for the exit; nil when it did not exit in time (it is then killed).
     func waitExit(timeout: Double = 10) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        let deadline = Deadline(timeout)
+        while process.isRunning, !deadline.hasPassed { usleep(10_000) }
         if process.isRunning {
             kill(pid, SIGKILL)
             process.waitUntilExit()
@@ -127,8 +127,8 @@ final class ServiceProcess: @unchecked Sendable {
 
     /// Waits until `path` is a socket that accepts connections.
     static func waitForSocket(_ path: String, timeout: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let deadline = Deadline(timeout)
+        while !deadline.hasPassed {
             if let c = try? ProtocolClient(path: path, connectTimeout: 0) {
                 c.close()
                 return true
@@ -149,7 +149,7 @@ final class ProtocolClient: @unchecked Sendable {
     private(set) var lines: [String] = []
 
     init(path: String, connectTimeout: Double = 5) throws {
-        let deadline = Date().addingTimeInterval(connectTimeout)
+        let deadline = Deadline(connectTimeout)
         while true {
             let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var addr = sockaddr_un()
@@ -165,7 +165,7 @@ final class ProtocolClient: @unchecked Sendable {
                 return
             }
             Glibc.close(s)
-            guard Date() < deadline else { throw Failure(description: "cannot connect to \(path): \(String(cString: strerror(errno)))") }
+            guard !deadline.hasPassed else { throw Failure(description: "cannot connect to \(path): \(String(cString: strerror(errno)))") }
             usleep(20_000)
         }
     }
@@ -194,7 +194,7 @@ final class ProtocolClient: @unchecked Sendable {
 
     /// The next line, or nil at end of stream or after `timeout` seconds.
     func readLine(timeout: Double = 5) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(timeout)
         while true {
             if let nl = buffer.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
@@ -202,7 +202,7 @@ final class ProtocolClient: @unchecked Sendable {
                 lines.append(line)
                 return line
             }
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline.remaining
             guard left > 0, fd >= 0 else { return nil }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { continue }
@@ -221,9 +221,9 @@ final class ProtocolClient: @unchecked Sendable {
 
     /// Reads until an object matches, or nil after `timeout` seconds.
     func read(until match: ([String: Any]) -> Bool, timeout: Double = 5) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while deadline.timeIntervalSinceNow > 0 {
-            guard let o = readObject(timeout: deadline.timeIntervalSinceNow) else { return nil }
+        let deadline = Deadline(timeout)
+        while !deadline.hasPassed {
+            guard let o = readObject(timeout: deadline.remaining) else { return nil }
             if match(o) { return o }
         }
         return nil
@@ -235,17 +235,17 @@ final class ProtocolClient: @unchecked Sendable {
 
     /// Every object read within `seconds`.
     func collect(for seconds: Double) -> [[String: Any]] {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Deadline(seconds)
         var out: [[String: Any]] = []
-        while deadline.timeIntervalSinceNow > 0, let o = readObject(timeout: deadline.timeIntervalSinceNow) { out.append(o) }
+        while !deadline.hasPassed, let o = readObject(timeout: deadline.remaining) { out.append(o) }
         return out
     }
 
     /// Objects until the end of the stream (or `timeout`).
     func readToEnd(timeout: Double = 10) -> [[String: Any]] {
         var out: [[String: Any]] = []
-        let deadline = Date().addingTimeInterval(timeout)
-        while deadline.timeIntervalSinceNow > 0, let o = readObject(timeout: deadline.timeIntervalSinceNow) { out.append(o) }
+        let deadline = Deadline(timeout)
+        while !deadline.hasPassed, let o = readObject(timeout: deadline.remaining) { out.append(o) }
         return out
     }
 

@@ -15,7 +15,7 @@ public struct Command {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { return Command(status: -1, stdout: "", stderr: "\(error)") }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(timeout)
         // Read while it runs: a full pipe would block the child.
         let outData = Collected(), errData = Collected()
         let group = DispatchGroup()
@@ -26,7 +26,7 @@ public struct Command {
                 group.leave()
             }
         }
-        while process.isRunning, Date() < deadline { usleep(5_000) }
+        while process.isRunning, !deadline.hasPassed { usleep(5_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         group.wait()

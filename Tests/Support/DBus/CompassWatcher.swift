@@ -42,7 +42,7 @@ public final class CompassWatcher: @unchecked Sendable {
 
     /// The next line, after those already returned, that matches; nil after `timeout` seconds.
     public func next(timeout: Double = 5, where match: ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(timeout)
         repeat {
             let found: [String: Any]? = lock.withLock {
                 while consumed < lines.count {
@@ -54,7 +54,7 @@ public final class CompassWatcher: @unchecked Sendable {
             }
             if let found { return found }
             usleep(5_000)
-        } while Date() < deadline
+        } while !deadline.hasPassed
         return nil
     }
 

@@ -27,8 +27,8 @@ public final class PrivateBus: @unchecked Sendable {
         process.standardError = FileHandle(forWritingAtPath: scratch.file("dbus-daemon.log", ""))
         try process.run()
         // The socket file appears at bind(), before listen(): wait until a connection is accepted.
-        let deadline = Date().addingTimeInterval(10)
-        while !Self.accepts(socket), Date() < deadline, process.isRunning { usleep(10_000) }
+        let deadline = Deadline(10)
+        while !Self.accepts(socket), !deadline.hasPassed, process.isRunning { usleep(10_000) }
         guard Self.accepts(socket) else {
             throw BusFailure("dbus-daemon did not start: \(scratch.read("dbus-daemon.log") ?? "")")
         }
