@@ -107,6 +107,8 @@ public struct AttitudeFusion: Sendable {
     private var turned = 0.0
     /// Seconds of samples fused, and the last step.
     private var elapsed = 0.0
+    /// When the start's tilt, one reading's, is checked against the average (``reviewStartTilt(east:north:)``).
+    private var startTiltReview: Double?
     private var lastStep = 0.01
     /// What the uncertainty of the carried field's offset does to the heading,
     /// rad². It persists while the board turns, like a calibration error.
@@ -243,6 +245,7 @@ public struct AttitudeFusion: Sendable {
             let level = isInitialized ? keptLevel(acceleration: a) : nil
             initialize(up: level?.up ?? a.normalized, tiltVariance: level?.variance ?? coefficients.initialTiltVariance,
                        magneticField: field, strength: a.length)
+            startTiltReview = level == nil ? elapsed + settings.motionCorrelationTime : nil
             return
         }
         guard dt > 0 else { return }
@@ -447,6 +450,10 @@ public struct AttitudeFusion: Sendable {
             / gravity.mean.squaredLength
         gravity.observe(east: east, north: north, dt: interval, sampleVariance: noise.accelerometerVariance,
                         sampleStep: lastStep)
+        if let due = startTiltReview, elapsed >= due {
+            startTiltReview = nil
+            reviewStartTilt(east: east, north: north)
+        }
         let disagreement = east * east + north * north
         let expected = spread + errors.tiltVariance(eastLag: eastLag, northLag: northLag)
         let explainable = gravity.explainableTilt(sampleVariance: noise.accelerometerVariance, dt: lastStep)
@@ -486,6 +493,27 @@ public struct AttitudeFusion: Sendable {
         errors.widenBias(along: r.row0, variance: min(most, east * east / (time * time)))
         errors.widenBias(along: r.row1, variance: min(most, north * north / (time * time)))
         gravity.gaveWay()
+    }
+
+    /// The start's tilt was one reading's, trusted as far as a board at rest
+    /// allows, but a board switched on while moved was tilted by its
+    /// acceleration (up to 30° in a hand's sway). One correlation time on, the
+    /// average shows how far (`east`, `north`, rad): the tilt is made that
+    /// uncertain about each axis, the heading read through it by tan²(dip)
+    /// times as much, and the field's reference dip read through it as well.
+    /// So the readings that follow correct the tilt and the heading, not the
+    /// gyro bias: a bias could not have turned the board that far in a second.
+    private mutating func reviewStartTilt(east: Double, north: Double) {
+        let off = east * east + north * north
+        guard off > errors.largestTiltVariance else { return }
+        errors.angle[0, 0] = max(errors.angle[0, 0], east * east)
+        errors.angle[1, 1] = max(errors.angle[1, 1], north * north)
+        let fieldE = attitude.rotationMatrix * lastField
+        let horizontalSquared = fieldE.x * fieldE.x + fieldE.y * fieldE.y
+        if horizontalSquared > 0 {
+            errors.angle[2, 2] += fieldE.z * fieldE.z / horizontalSquared * off
+        }
+        magnetic.tiltWasOff(by: off)
     }
 
     /// The tilt, rad², by which a vehicle's change of acceleration that its
