@@ -389,6 +389,7 @@ public struct AttitudeFusion: Sendable {
     private mutating func correctBiasWhileSteady(_ correction: inout AttitudeErrorFilter.Correction,
                                                  window e: SteadyRotation.Estimate, interval: Double,
                                                  rotation r: Matrix3, earthRate earth: Vector3) {
+        guard !driftContradictsGyro(e, rotation: r, earthRate: earth, pending: correction.bias) else { return }
         noise.learn(from: e, interval: interval, dt: lastStep)
         gravity.learnResting(strength: e.accelerationNow.length, dt: interval, learningTime: noise.learningTime)
         // Successive windows overlap: counted once per window.
@@ -424,6 +425,27 @@ public struct AttitudeFusion: Sendable {
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)
         unaveraged.measuredBias(noise: verticalNoise)
     }
+
+    /// A window the rest detector took for steady whose gravity drift the gyro,
+    /// less its bias, contradicts beyond five standard deviations (the bias's
+    /// uncertainty and the window's own): no rotation did that. A board carried
+    /// slowly to and fro (a deck in a swell, a lift) keeps its acceleration on
+    /// a line over the window, and gravity's drift along that line, 0.5–6 °/s,
+    /// was read as rotation and handed to the bias almost as a certainty.
+    private func driftContradictsGyro(_ e: SteadyRotation.Estimate, rotation r: Matrix3, earthRate earth: Vector3,
+                                      pending: Vector3) -> Bool {
+        let windowVariance = e.horizontalVariance + e.meanRateVariance + coefficients.steadyRateVariance
+        for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] {
+            let innovation = axis.dot(e.meanRate - gyroBias - pending - e.horizontalRate) - earthRate
+            if innovation * innovation > Self.restGateSquared * (axis.dot(errors.bias * axis) + windowVariance) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Five standard deviations, squared: beyond them a rest window is no measurement of the bias.
+    static let restGateSquared = 25.0
 
     /// Tilt from gravity: the rotation that brings the averaged "up" to +z
     /// (``GravityAverage``). The average remembers the estimate of the last
