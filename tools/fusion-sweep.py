@@ -152,7 +152,7 @@ def score_translation(binary: str, work: Path, case: tuple[str, str, str]) -> tu
         tool = Path(__file__).resolve().parent / "translate-log.py"
         subprocess.run([sys.executable, str(tool), str(work / f"{base}.lslog"), str(log)] + TRANSLATIONS[kind],
                        check=True, capture_output=True)
-    return name, evaluate(binary, log, compass=False), evaluate(binary, log, compass=True)
+    return scored(binary, name, log)
 
 
 def write_kept(source: Path, target: Path, keep: Callable[[float, float, float], bool]) -> None:
@@ -183,7 +183,7 @@ def score_fault(binary: str, work: Path, fault: tuple[str, str, str]) -> tuple[s
     log = work / f"{name}.lslog"
     if not log.exists():
         with_fault(work / f"{base}.lslog", log, kind)
-    return name, evaluate(binary, log, compass=False), evaluate(binary, log, compass=True)
+    return scored(binary, name, log)
 
 
 GAP_LOGS = ["walk-0", "walk-1", "drive-0", "drive-1", "tumble-0", "full-tumble-0", "boat-0", "turn-0.7-100hz",
@@ -224,6 +224,11 @@ def score(binary: str, work: Path, case: tuple[str, list[str]]) -> tuple[str, di
     log = work / f"{name}.lslog"
     if not log.exists():
         subprocess.run([binary, "simulate", "-o", str(log), "--gyro", "--truth"] + args, check=True, capture_output=True)
+    return scored(binary, name, log)
+
+
+def scored(binary: str, name: str, log: Path) -> tuple[str, dict, dict]:
+    """The log's name, its gyro-fusion score and its compass-mode score."""
     return name, evaluate(binary, log, compass=False), evaluate(binary, log, compass=True)
 
 

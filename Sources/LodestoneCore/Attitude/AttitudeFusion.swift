@@ -399,7 +399,7 @@ public struct AttitudeFusion: Sendable {
         let horizontalNoise = (e.horizontalVariance + e.meanRateVariance + floor) * overlap + white
         // The gyro senses the Earth's rotation too (`earth`, earth frame), which the bias must not take in.
         for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] {
-            let innovation = axis.dot(e.meanRate - gyroBias - correction.bias - e.horizontalRate) - earthRate
+            let innovation = horizontalBiasInnovation(e, along: axis, earthRate: earthRate, pending: correction.bias)
             correction += errors.measureBias(along: axis, innovation: innovation, noise: horizontalNoise)
         }
         // The field must stay on its line too: a magnet swept past bends it.
@@ -436,12 +436,21 @@ public struct AttitudeFusion: Sendable {
                                       pending: Vector3) -> Bool {
         let windowVariance = e.horizontalVariance + e.meanRateVariance + coefficients.steadyRateVariance
         for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] {
-            let innovation = axis.dot(e.meanRate - gyroBias - pending - e.horizontalRate) - earthRate
+            let innovation = horizontalBiasInnovation(e, along: axis, earthRate: earthRate, pending: pending)
             if innovation * innovation > Self.restGateSquared * (axis.dot(errors.bias * axis) + windowVariance) {
                 return true
             }
         }
         return false
+    }
+
+    /// What a steady window shows of the bias about the horizontal body
+    /// direction `axis`, beyond the estimate and the correction `pending`:
+    /// the gyro's mean less the rotation gravity's drift shows and the
+    /// Earth's rate about that axis (`earthRate`), rad/s.
+    private func horizontalBiasInnovation(_ e: SteadyRotation.Estimate, along axis: Vector3, earthRate: Double,
+                                          pending: Vector3) -> Double {
+        axis.dot(e.meanRate - gyroBias - pending - e.horizontalRate) - earthRate
     }
 
     /// Five standard deviations, squared: beyond them a rest window is no measurement of the bias.
