@@ -35,9 +35,10 @@ final class ClientRegistry {
         return steeringRequests
     }
 
-    /// Clients that came through listeners of `origin`.
+    /// Clients that came through listeners of `origin`, less those already closing: a
+    /// peer that hung up before it was accepted holds no slot while it waits to be removed.
     func count(from origin: ClientOrigin) -> Int {
-        clients.reduce(0) { $0 + ($1.origin == origin ? 1 : 0) }
+        clients.reduce(0) { $0 + ($1.origin == origin && !$1.closing ? 1 : 0) }
     }
 
     func add(fd: Int32, peer: String, origin: ClientOrigin, now: Double) -> ClientSession {

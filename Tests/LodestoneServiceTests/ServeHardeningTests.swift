@@ -215,6 +215,20 @@ func cpuSeconds(_ pid: Int32) -> Double? {
         #expect(service.stderr.contains("NMEA sentences are served on 0.0.0.0:\(nmeaPort), which is not loopback"))
     }
 
+    /// A peer that connected and hung up before the service accepted it holds no slot: two
+    /// such left in the backlog, and both local clients behind them are still served. (CI
+    /// once refused a local client in the test above: the harness's readiness probe, which
+    /// hangs up at once, was accepted with it and counted.)
+    @Test func peersThatHungUpBeforeBeingAcceptedHoldNoSlot() throws {
+        let (service, socket) = try start(["--source", "simulated", "--max-clients", "2"])
+        service.signal(SIGSTOP)
+        for _ in 0..<2 { try ProtocolClient(path: socket).close() }
+        let locals = try (0..<2).map { _ in try ProtocolClient(path: socket) }
+        service.signal(SIGCONT)
+        for l in locals { #expect(l.readObject()?.className == "VERSION", "\(l.lines)") }
+        stop(service)
+    }
+
     /// `limits.idleTimeout`: a client that neither watches nor sends is told and closed; so
     /// is one that stopped reading while its output waited; a reading watcher stays.
     @Test func idleAndStalledClientsAreClosed() throws {

@@ -311,7 +311,6 @@ import Testing
 
     @Test func theClientLimitIsEnforced() throws {
         let (service, socket) = try start(["--source", "simulated", "--max-clients", "2"])
-        usleep(200_000) // the start-up probe's connection is gone
         let a = try ProtocolClient(path: socket), b = try ProtocolClient(path: socket)
         #expect(a.readObject()?.className == "VERSION" && b.readObject()?.className == "VERSION")
         let c = try ProtocolClient(path: socket)
