@@ -109,6 +109,9 @@ public struct AttitudeFusion: Sendable {
     private var elapsed = 0.0
     /// When the start's tilt, one reading's, is checked against the average (``reviewStartTilt(east:north:)``).
     private var startTiltReview: Double?
+    /// When the rest detector last handed over a steady window.
+    private var lastSteadyWindow = -Double.infinity
+    private var biasConfirmation = BiasConfirmation()
     private var lastStep = 0.01
     /// What the uncertainty of the carried field's offset does to the heading,
     /// rad². It persists while the board turns, like a calibration error.
@@ -389,6 +392,8 @@ public struct AttitudeFusion: Sendable {
     private mutating func correctBiasWhileSteady(_ correction: inout AttitudeErrorFilter.Correction,
                                                  window e: SteadyRotation.Estimate, interval: Double,
                                                  rotation r: Matrix3, earthRate earth: Vector3) {
+        lastSteadyWindow = elapsed
+        let horizontalUsable = confirmsBias(e, rotation: r, earthRate: earth, pending: correction.bias)
         guard !driftContradictsGyro(e, rotation: r, earthRate: earth, pending: correction.bias) else { return }
         noise.learn(from: e, interval: interval, dt: lastStep)
         gravity.learnResting(strength: e.accelerationNow.length, dt: interval, learningTime: noise.learningTime)
@@ -398,7 +403,7 @@ public struct AttitudeFusion: Sendable {
         let floor = coefficients.steadyRateVariance
         let horizontalNoise = (e.horizontalVariance + e.meanRateVariance + floor) * overlap + white
         // The gyro senses the Earth's rotation too (`earth`, earth frame), which the bias must not take in.
-        for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] {
+        for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] where horizontalUsable {
             let innovation = horizontalBiasInnovation(e, along: axis, earthRate: earthRate, pending: correction.bias)
             correction += errors.measureBias(along: axis, innovation: innovation, noise: horizontalNoise)
         }
@@ -434,7 +439,7 @@ public struct AttitudeFusion: Sendable {
     /// was read as rotation and handed to the bias almost as a certainty.
     private func driftContradictsGyro(_ e: SteadyRotation.Estimate, rotation r: Matrix3, earthRate earth: Vector3,
                                       pending: Vector3) -> Bool {
-        let windowVariance = e.horizontalVariance + e.meanRateVariance + coefficients.steadyRateVariance
+        let windowVariance = horizontalWindowVariance(e)
         for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] {
             let innovation = horizontalBiasInnovation(e, along: axis, earthRate: earthRate, pending: pending)
             if innovation * innovation > Self.restGateSquared * (axis.dot(errors.bias * axis) + windowVariance) {
@@ -442,6 +447,37 @@ public struct AttitudeFusion: Sendable {
             }
         }
         return false
+    }
+
+    /// The variance of what a steady window shows of the bias about each
+    /// horizontal axis: gravity's drift, the gyro's mean and the rest-rate floor.
+    private func horizontalWindowVariance(_ e: SteadyRotation.Estimate) -> Double {
+        e.horizontalVariance + e.meanRateVariance + coefficients.steadyRateVariance
+    }
+
+    /// Puts the window's horizontal bias to ``BiasConfirmation``: whether it may
+    /// correct the bias (false while it waits for a second window to agree).
+    /// Once two agree, the widening that giving way asked for is applied.
+    private mutating func confirmsBias(_ e: SteadyRotation.Estimate, rotation r: Matrix3, earthRate earth: Vector3,
+                                       pending: Vector3) -> Bool {
+        let bias = gyroBias + pending
+        let east = horizontalBiasInnovation(e, along: r.row0, earthRate: earth.x, pending: pending) + r.row0.dot(bias)
+        let north = horizontalBiasInnovation(e, along: r.row1, earthRate: earth.y, pending: pending) + r.row1.dot(bias)
+        let verdict = biasConfirmation.judge(bias: (east, north), axes: (r.row0, r.row1), variance: horizontalWindowVariance(e),
+                                             now: elapsed, windowLength: settings.restMinimumDuration,
+                                             doubtTime: settings.biasDoubtTime)
+        switch verdict {
+        case .use: return true
+        case .hold: return false
+        case .confirmed(let w):
+            widenBias(w)
+            return true
+        }
+    }
+
+    private mutating func widenBias(_ w: BiasConfirmation.Widening) {
+        errors.widenBias(along: w.first, variance: w.firstVariance)
+        errors.widenBias(along: w.second, variance: w.secondVariance)
     }
 
     /// What a steady window shows of the bias about the horizontal body
@@ -507,9 +543,12 @@ public struct AttitudeFusion: Sendable {
 
     /// Gravity, plainly gravity's strength, has contradicted the filter's tilt
     /// far beyond its gate for ``Settings/longestTiltInconsistency``: the
-    /// filter is wrong (a knock the gyro missed, a bias that jumped). Its tilt variance grows by the disagreement, and the bias
-    /// about the horizontal axes by what would have turned it that far in a
-    /// correlation time, so the reading moves the tilt at once, and the bias.
+    /// filter is wrong (a knock the gyro missed, a bias that jumped), or the
+    /// board is carried slowly to and fro. Its tilt variance grows by the
+    /// disagreement, so the reading moves the tilt at once. The bias about the
+    /// horizontal axes grows by what would have turned it that far, at once
+    /// while the board moves, but while it is steady only once two rest
+    /// windows show the same bias (``BiasConfirmation``): a translation's do not.
     /// The field's reference dip, read through that tilt, may be as far off.
     private mutating func giveWayToGravity(east: Double, north: Double, interval: Double) {
         errors.angle[0, 0] += east * east
@@ -521,8 +560,13 @@ public struct AttitudeFusion: Sendable {
         // acceleration and all, throw the bias anywhere.
         let time = gravity.unexplainedFor + settings.motionCorrelationTime
         let most = coefficients.initialBiasVariance
-        errors.widenBias(along: r.row0, variance: min(most, east * east / (time * time)))
-        errors.widenBias(along: r.row1, variance: min(most, north * north / (time * time)))
+        let widening = BiasConfirmation.Widening(first: r.row0, firstVariance: min(most, east * east / (time * time)),
+                                                 second: r.row1, secondVariance: min(most, north * north / (time * time)))
+        if elapsed - lastSteadyWindow < 2 * settings.restMinimumDuration {
+            biasConfirmation.doubt(widening, now: elapsed)
+        } else {
+            widenBias(widening)
+        }
         gravity.gaveWay()
     }
 
@@ -971,6 +1015,7 @@ public struct AttitudeFusion: Sendable {
         leverArm.interrupted()
         biasWalk.interrupted()
         unconfirmed.restart(gyroBias: gyroBias)
+        biasConfirmation.reset()
         pending = PendingField()
         growth = AttitudeErrorFilter.Growth()
         isInitialized = true

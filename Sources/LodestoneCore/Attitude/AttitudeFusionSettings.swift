@@ -42,6 +42,11 @@ extension AttitudeFusion {
         /// beyond the gate, with no acceleration to explain it, before the
         /// filter gives way to it (a knock the gyro missed), s.
         public var longestTiltInconsistency = 2.0
+        /// How long, after the filter gave way to gravity, two rest windows
+        /// may take to confirm that the gyro bias moved (``BiasConfirmation``),
+        /// s: a slow translation's windows rarely agree, and once they have
+        /// had this long to, the doubt lapses.
+        public var biasDoubtTime = 10.0
         /// How long an acceleration that does not reverse (a vehicle's turn or
         /// braking) typically lasts, s: an averaged tilt reading that such an
         /// acceleration explains is counted once per this time.

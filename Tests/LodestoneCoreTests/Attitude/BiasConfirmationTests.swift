@@ -1,0 +1,48 @@
+import Testing
+@testable import LodestoneCore
+
+/// ``BiasConfirmation``, window by window: biases in rad/s about two level body
+/// axes, each window's variance (0.001 rad/s)², so two agree within
+/// 3·√2·0.001 ≈ 0.0042 rad/s; windows 1.5 s long, doubt lapsing after 10 s.
+@Suite struct BiasConfirmationTests {
+    static let axes = (Vector3(1, 0, 0), Vector3(0, 1, 0))
+    static let widening = BiasConfirmation.Widening(first: axes.0, firstVariance: 3e-4, second: axes.1, secondVariance: 1e-4)
+
+    /// Judges windows `(time, east, north)` after a doubt at 0 s; names each verdict.
+    static func verdicts(_ windows: [(Double, Double, Double)], doubted: Bool = true) -> [String] {
+        var c = BiasConfirmation()
+        if doubted { c.doubt(widening, now: 0) }
+        return windows.map { t, e, n in
+            switch c.judge(bias: (e, n), axes: axes, variance: 1e-6, now: t, windowLength: 1.5, doubtTime: 10) {
+            case .use: return "use"
+            case .hold: return "hold"
+            case .confirmed(let w): return w.firstVariance == 3e-4 && w.secondVariance == 1e-4 ? "confirmed" : "confirmed other"
+            }
+        }
+    }
+
+    @Test func withoutDoubtEveryWindowIsUsed() {
+        #expect(Self.verdicts([(1, 0.03, 0), (3, -0.05, 0.02)], doubted: false) == ["use", "use"])
+    }
+
+    /// A stepped bias: the same in every window. The second is compared only once
+    /// the first's samples are behind it; then the widening asked for is applied.
+    @Test func twoWindowsThatAgreeConfirmTheWidening() {
+        #expect(Self.verdicts([(1, 0.035, 0.017), (2, 0.035, 0.017), (2.6, 0.037, 0.015)])
+                == ["hold", "hold", "confirmed"])
+    }
+
+    /// A translation's drift changes from window to window: each is held in turn
+    /// for the next to agree with, and none corrects the bias.
+    @Test func windowsThatScatterAreHeld() {
+        #expect(Self.verdicts([(1, 0.05, 0.01), (3, -0.03, 0.02), (5, -0.036, 0.02), (7, 0.04, 0.03)])
+                == ["hold", "hold", "hold", "hold"])
+    }
+
+    /// No agreement within the doubt's time: it lapses, and the windows correct
+    /// the bias again without the widening.
+    @Test func theDoubtLapses() {
+        #expect(Self.verdicts([(1, 0.05, 0.01), (9, -0.03, 0.02), (11, -0.03, 0.02), (13, 0.04, 0.03)])
+                == ["hold", "hold", "use", "use"])
+    }
+}
