@@ -460,6 +460,7 @@ public struct AttitudeFusion: Sendable {
     /// Once two agree, the widening that giving way asked for is applied.
     private mutating func confirmsBias(_ e: SteadyRotation.Estimate, rotation r: Matrix3, earthRate earth: Vector3,
                                        pending: Vector3) -> Bool {
+        guard biasConfirmation.isDoubting else { return true }
         let bias = gyroBias + pending
         let east = horizontalBiasInnovation(e, along: r.row0, earthRate: earth.x, pending: pending) + r.row0.dot(bias)
         let north = horizontalBiasInnovation(e, along: r.row1, earthRate: earth.y, pending: pending) + r.row1.dot(bias)

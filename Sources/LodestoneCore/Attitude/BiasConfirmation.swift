@@ -32,6 +32,9 @@ struct BiasConfirmation: Sendable {
     private var doubtedAt = 0.0
     private var held: (bias: Vector3, time: Double, variance: Double)?
 
+    /// A widening waits for the windows to confirm it.
+    var isDoubting: Bool { widening != nil }
+
     /// Giving way at `now` asked for `widening`; the windows are to confirm it.
     mutating func doubt(_ widening: Widening, now: Double) {
         self.widening = widening
