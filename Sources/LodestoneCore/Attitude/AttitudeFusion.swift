@@ -464,7 +464,8 @@ public struct AttitudeFusion: Sendable {
         let bias = gyroBias + pending
         let east = horizontalBiasInnovation(e, along: r.row0, earthRate: earth.x, pending: pending) + r.row0.dot(bias)
         let north = horizontalBiasInnovation(e, along: r.row1, earthRate: earth.y, pending: pending) + r.row1.dot(bias)
-        let verdict = biasConfirmation.judge(bias: (east, north), axes: (r.row0, r.row1), variance: horizontalWindowVariance(e),
+        let verdict = biasConfirmation.judge(bias: (east, north), estimate: (r.row0.dot(bias), r.row1.dot(bias)),
+                                             axes: (r.row0, r.row1), variance: horizontalWindowVariance(e),
                                              now: elapsed, windowLength: settings.restMinimumDuration,
                                              doubtTime: settings.biasDoubtTime)
         switch verdict {

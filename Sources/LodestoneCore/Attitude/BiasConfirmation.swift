@@ -16,6 +16,14 @@ struct BiasConfirmation: Sendable {
     struct Widening: Sendable {
         var first: Vector3, firstVariance: Double
         var second: Vector3, secondVariance: Double
+
+        /// Whether a bias `change` along `axis` lies within three standard deviations
+        /// of this widening and the window's `variance`: what the give-way asked for.
+        func allows(_ change: Double, along axis: Vector3, variance: Double) -> Bool {
+            let a = axis.dot(first), b = axis.dot(second)
+            let asked = firstVariance * a * a + secondVariance * b * b
+            return change * change < BiasConfirmation.agreementSquared * (asked + variance)
+        }
     }
 
     /// What the caller does with a steady window's horizontal bias.
@@ -44,7 +52,7 @@ struct BiasConfirmation: Sendable {
 
     /// A steady window's horizontal bias: `bias` along the horizontal body
     /// directions `axes` (the rest of it unknown), with `variance` per axis.
-    mutating func judge(bias: (Double, Double), axes: (Vector3, Vector3), variance: Double, now: Double,
+    mutating func judge(bias: (Double, Double), estimate: (Double, Double), axes: (Vector3, Vector3), variance: Double, now: Double,
                         windowLength: Double, doubtTime: Double) -> Verdict {
         guard let asked = widening else { return .use }
         guard now - doubtedAt <= doubtTime else {
@@ -54,7 +62,9 @@ struct BiasConfirmation: Sendable {
         if let h = held {
             guard now - h.time >= windowLength else { return .hold } // overlapping windows share their samples
             let d0 = axes.0.dot(h.bias) - bias.0, d1 = axes.1.dot(h.bias) - bias.1
-            if d0 * d0 + d1 * d1 < Self.agreementSquared * (h.variance + variance) {
+            if d0 * d0 + d1 * d1 < Self.agreementSquared * (h.variance + variance),
+               asked.allows(bias.0 - estimate.0, along: axes.0, variance: variance),
+               asked.allows(bias.1 - estimate.1, along: axes.1, variance: variance) {
                 reset()
                 return .confirmed(asked)
             }

@@ -3,7 +3,9 @@ import Testing
 
 /// ``BiasConfirmation``, window by window: biases in rad/s about two level body
 /// axes, each window's variance (0.001 rad/s)², so two agree within
-/// 3·√2·0.001 ≈ 0.0042 rad/s; windows 1.5 s long, doubt lapsing after 10 s.
+/// 3·√2·0.001 ≈ 0.0042 rad/s; windows 1.5 s long, doubt lapsing after 10 s. The
+/// estimate is (0.004, −0.003) rad/s, and giving way asked to widen it by
+/// 0.017 rad/s (1 °/s) about the first axis and 0.01 rad/s about the second.
 @Suite struct BiasConfirmationTests {
     static let axes = (Vector3(1, 0, 0), Vector3(0, 1, 0))
     static let widening = BiasConfirmation.Widening(first: axes.0, firstVariance: 3e-4, second: axes.1, secondVariance: 1e-4)
@@ -13,7 +15,8 @@ import Testing
         var c = BiasConfirmation()
         if doubted { c.doubt(widening, now: 0) }
         return windows.map { t, e, n in
-            switch c.judge(bias: (e, n), axes: axes, variance: 1e-6, now: t, windowLength: 1.5, doubtTime: 10) {
+            switch c.judge(bias: (e, n), estimate: (0.004, -0.003), axes: axes, variance: 1e-6, now: t, windowLength: 1.5,
+                           doubtTime: 10) {
             case .use: return "use"
             case .hold: return "hold"
             case .confirmed(let w): return w.firstVariance == 3e-4 && w.secondVariance == 1e-4 ? "confirmed" : "confirmed other"
@@ -30,6 +33,15 @@ import Testing
     @Test func twoWindowsThatAgreeConfirmTheWidening() {
         #expect(Self.verdicts([(1, 0.035, 0.017), (2, 0.035, 0.017), (2.6, 0.037, 0.015)])
                 == ["hold", "hold", "confirmed"])
+    }
+
+    /// Two windows that agree on a bias further from the estimate than the
+    /// give-way asked for (3.2 standard deviations about the second axis): a
+    /// slow translation's drift, changing little between two windows, once
+    /// taught 3 °/s so. They are held.
+    @Test func windowsThatAgreeBeyondTheWideningAreHeld() {
+        #expect(Self.verdicts([(1, 0.01, 0.029), (2.6, 0.01, 0.029)]) == ["hold", "hold"])
+        #expect(Self.verdicts([(1, 0.01, 0.026), (2.6, 0.01, 0.026)]) == ["hold", "confirmed"])
     }
 
     /// A translation's drift changes from window to window: each is held in turn
