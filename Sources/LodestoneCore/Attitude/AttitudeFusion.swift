@@ -111,7 +111,7 @@ public struct AttitudeFusion: Sendable {
     private var startTiltReview: Double?
     /// When the rest detector last handed over a steady window.
     private var lastSteadyWindow = -Double.infinity
-    private var biasConfirmation = BiasConfirmation()
+    private var biasConfirmation: BiasConfirmation
     private var lastStep = 0.01
     /// What the uncertainty of the carried field's offset does to the heading,
     /// rad². It persists while the board turns, like a calibration error.
@@ -149,6 +149,7 @@ public struct AttitudeFusion: Sendable {
                                      longAveragingTime: settings.compassPairTime,
                                      correlationAngle: coefficients.compassCorrelationAngle)
         unconfirmed = UnconfirmedTilt(memory: settings.unconfirmedTiltMemory)
+        biasConfirmation = BiasConfirmation(windowLength: settings.restMinimumDuration, doubtTime: settings.biasDoubtTime)
         // A field still moving after three settling times is no step (the strength and dip tests are
         // for it), and the reference remembers as long, longer than a hand takes to put a magnet on.
         fieldStep = FieldStep(settlingTime: settings.bodyFieldChangeTime, longestCandidate: 3 * settings.bodyFieldChangeTime,
@@ -393,19 +394,25 @@ public struct AttitudeFusion: Sendable {
                                                  window e: SteadyRotation.Estimate, interval: Double,
                                                  rotation r: Matrix3, earthRate earth: Vector3) {
         lastSteadyWindow = elapsed
-        let horizontalUsable = confirmsBias(e, rotation: r, earthRate: earth, pending: correction.bias)
-        guard !driftContradictsGyro(e, rotation: r, earthRate: earth, pending: correction.bias) else { return }
+        let shown = (horizontalBiasInnovation(e, along: r.row0, earthRate: earth.x, pending: correction.bias),
+                     horizontalBiasInnovation(e, along: r.row1, earthRate: earth.y, pending: correction.bias))
+        let windowVariance = horizontalWindowVariance(e)
+        let horizontalUsable = confirmsBias(shown, rotation: r, pending: correction.bias, variance: windowVariance)
+        guard !driftContradictsGyro(shown, rotation: r, windowVariance: windowVariance) else { return }
         noise.learn(from: e, interval: interval, dt: lastStep)
         gravity.learnResting(strength: e.accelerationNow.length, dt: interval, learningTime: noise.learningTime)
         // Successive windows overlap: counted once per window.
         let overlap = 2 * settings.restMinimumDuration / interval
         let white = noise.gyroNoiseIntensity / interval
         let floor = coefficients.steadyRateVariance
-        let horizontalNoise = (e.horizontalVariance + e.meanRateVariance + floor) * overlap + white
+        let horizontalNoise = windowVariance * overlap + white
         // The gyro senses the Earth's rotation too (`earth`, earth frame), which the bias must not take in.
-        for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] where horizontalUsable {
-            let innovation = horizontalBiasInnovation(e, along: axis, earthRate: earthRate, pending: correction.bias)
-            correction += errors.measureBias(along: axis, innovation: innovation, noise: horizontalNoise)
+        // Each axis's innovation is taken again: the first axis's correction moves `correction.bias`.
+        if horizontalUsable {
+            for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] {
+                let innovation = horizontalBiasInnovation(e, along: axis, earthRate: earthRate, pending: correction.bias)
+                correction += errors.measureBias(along: axis, innovation: innovation, noise: horizontalNoise)
+            }
         }
         // The field must stay on its line too: a magnet swept past bends it.
         guard e.verticalVariance.isFinite, e.fieldScatter <= 9 * noise.magnetometerVariance else { return }
@@ -437,14 +444,12 @@ public struct AttitudeFusion: Sendable {
     /// slowly to and fro (a deck in a swell, a lift) keeps its acceleration on
     /// a line over the window, and gravity's drift along that line, 0.5–6 °/s,
     /// was read as rotation and handed to the bias almost as a certainty.
-    private func driftContradictsGyro(_ e: SteadyRotation.Estimate, rotation r: Matrix3, earthRate earth: Vector3,
-                                      pending: Vector3) -> Bool {
-        let windowVariance = horizontalWindowVariance(e)
-        for (axis, earthRate) in [(r.row0, earth.x), (r.row1, earth.y)] {
-            let innovation = horizontalBiasInnovation(e, along: axis, earthRate: earthRate, pending: pending)
-            if innovation * innovation > Self.restGateSquared * (axis.dot(errors.bias * axis) + windowVariance) {
-                return true
-            }
+    /// `shown`: the window's bias innovations about `r`'s first two rows (east
+    /// and north in body coordinates), with `windowVariance` each.
+    private func driftContradictsGyro(_ shown: (Double, Double), rotation r: Matrix3, windowVariance: Double) -> Bool {
+        for (axis, innovation) in [(r.row0, shown.0), (r.row1, shown.1)]
+        where innovation * innovation > Self.restGateSquared * (axis.dot(errors.bias * axis) + windowVariance) {
+            return true
         }
         return false
     }
@@ -455,19 +460,16 @@ public struct AttitudeFusion: Sendable {
         e.horizontalVariance + e.meanRateVariance + coefficients.steadyRateVariance
     }
 
-    /// Puts the window's horizontal bias to ``BiasConfirmation``: whether it may
-    /// correct the bias (false while it waits for a second window to agree).
-    /// Once two agree, the widening that giving way asked for is applied.
-    private mutating func confirmsBias(_ e: SteadyRotation.Estimate, rotation r: Matrix3, earthRate earth: Vector3,
-                                       pending: Vector3) -> Bool {
+    /// Puts the window's horizontal bias innovations `shown` (with `variance`
+    /// each) to ``BiasConfirmation``: whether they may correct the bias (false
+    /// while they wait for a second window to agree). Once two agree, the
+    /// widening that giving way asked for is applied.
+    private mutating func confirmsBias(_ shown: (Double, Double), rotation r: Matrix3, pending: Vector3,
+                                       variance: Double) -> Bool {
         guard biasConfirmation.isDoubting else { return true }
         let bias = gyroBias + pending
-        let east = horizontalBiasInnovation(e, along: r.row0, earthRate: earth.x, pending: pending) + r.row0.dot(bias)
-        let north = horizontalBiasInnovation(e, along: r.row1, earthRate: earth.y, pending: pending) + r.row1.dot(bias)
-        let verdict = biasConfirmation.judge(bias: (east, north), estimate: (r.row0.dot(bias), r.row1.dot(bias)),
-                                             axes: (r.row0, r.row1), variance: horizontalWindowVariance(e),
-                                             now: elapsed, windowLength: settings.restMinimumDuration,
-                                             doubtTime: settings.biasDoubtTime)
+        let verdict = biasConfirmation.judge(innovation: shown, estimate: (r.row0.dot(bias), r.row1.dot(bias)),
+                                             axes: (r.row0, r.row1), variance: variance, now: elapsed)
         switch verdict {
         case .use: return true
         case .hold: return false

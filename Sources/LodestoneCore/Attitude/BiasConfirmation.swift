@@ -36,9 +36,18 @@ struct BiasConfirmation: Sendable {
         case confirmed(Widening)
     }
 
+    /// How far apart two windows must be not to share samples, s.
+    let windowLength: Double
+    /// How long the windows may take to agree, s (``AttitudeFusion/Settings/biasDoubtTime``).
+    let doubtTime: Double
     private var widening: Widening?
     private var doubtedAt = 0.0
     private var held: (bias: Vector3, time: Double, variance: Double)?
+
+    init(windowLength: Double, doubtTime: Double) {
+        self.windowLength = windowLength
+        self.doubtTime = doubtTime
+    }
 
     /// A widening waits for the windows to confirm it.
     var isDoubting: Bool { widening != nil }
@@ -50,11 +59,13 @@ struct BiasConfirmation: Sendable {
         held = nil
     }
 
-    /// A steady window's horizontal bias: `bias` along the horizontal body
-    /// directions `axes` (the rest of it unknown), with `variance` per axis.
-    mutating func judge(bias: (Double, Double), estimate: (Double, Double), axes: (Vector3, Vector3), variance: Double, now: Double,
-                        windowLength: Double, doubtTime: Double) -> Verdict {
+    /// A steady window's horizontal bias along the horizontal body directions
+    /// `axes` (the rest of it unknown): its `innovation` beyond the `estimate`,
+    /// with `variance` per axis.
+    mutating func judge(innovation: (Double, Double), estimate: (Double, Double), axes: (Vector3, Vector3),
+                        variance: Double, now: Double) -> Verdict {
         guard let asked = widening else { return .use }
+        let bias = (innovation.0 + estimate.0, innovation.1 + estimate.1)
         guard now - doubtedAt <= doubtTime else {
             reset()
             return .use
@@ -63,8 +74,8 @@ struct BiasConfirmation: Sendable {
             guard now - h.time >= windowLength else { return .hold } // overlapping windows share their samples
             let d0 = axes.0.dot(h.bias) - bias.0, d1 = axes.1.dot(h.bias) - bias.1
             if d0 * d0 + d1 * d1 < Self.agreementSquared * (h.variance + variance),
-               asked.allows(bias.0 - estimate.0, along: axes.0, variance: variance),
-               asked.allows(bias.1 - estimate.1, along: axes.1, variance: variance) {
+               asked.allows(innovation.0, along: axes.0, variance: variance),
+               asked.allows(innovation.1, along: axes.1, variance: variance) {
                 reset()
                 return .confirmed(asked)
             }

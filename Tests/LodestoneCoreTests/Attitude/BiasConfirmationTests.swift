@@ -10,13 +10,14 @@ import Testing
     static let axes = (Vector3(1, 0, 0), Vector3(0, 1, 0))
     static let widening = BiasConfirmation.Widening(first: axes.0, firstVariance: 3e-4, second: axes.1, secondVariance: 1e-4)
 
-    /// Judges windows `(time, east, north)` after a doubt at 0 s; names each verdict.
+    /// Judges windows `(time, east, north)`, each the bias it shows, after a doubt at 0 s; names each verdict.
     static func verdicts(_ windows: [(Double, Double, Double)], doubted: Bool = true) -> [String] {
-        var c = BiasConfirmation()
+        var c = BiasConfirmation(windowLength: 1.5, doubtTime: 10)
         if doubted { c.doubt(widening, now: 0) }
+        let estimate = (0.004, -0.003)
         return windows.map { t, e, n in
-            switch c.judge(bias: (e, n), estimate: (0.004, -0.003), axes: axes, variance: 1e-6, now: t, windowLength: 1.5,
-                           doubtTime: 10) {
+            switch c.judge(innovation: (e - estimate.0, n - estimate.1), estimate: estimate, axes: axes, variance: 1e-6,
+                           now: t) {
             case .use: return "use"
             case .hold: return "hold"
             case .confirmed(let w): return w.firstVariance == 3e-4 && w.secondVariance == 1e-4 ? "confirmed" : "confirmed other"
