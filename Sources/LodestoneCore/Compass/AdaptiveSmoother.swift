@@ -4,7 +4,11 @@
 /// rises with the rotation rate (the idea of the "1€ filter", Casiez et al.,
 /// CHI 2012). Filtering vectors rather than angles makes it correct across
 /// 0/360 by construction. The rate is measured on the *filtered* up and east
-/// directions, so sensor noise at rest does not open the filter.
+/// directions, as the body-frame rotation their steps show, averaged with its sign
+/// as the 1€ filter averages its derivative: a turn moves them one way, noise and
+/// vibration every way, and cancel. (Averaging the steps' magnitude instead, noise
+/// opened the filter, the opened filter let more noise through, and a per-sample tilt
+/// noise near ``Settings/maximumLag`` opened it fully.)
 ///
 /// With cutoff `f = minimumCutoff + β·ω`, a steady turn at ω rad/s lags by
 /// `ω / (2π f)` radians, which never exceeds `1 / (2π β)`: ``Settings/maximumLag``
@@ -52,8 +56,16 @@ public struct AdaptiveSmoother: Sendable {
     public private(set) var east: Vector3 = .zero
     /// Estimated rotation rate in rad/s.
     public private(set) var rotationRate: Double = 0
-    /// The rate measured on the last step, not yet in `rotationRate`.
-    private var pendingRate: Double = 0
+    /// How fast the up and east directions move, each step counted by its size, rad/s:
+    /// the rotation, a sway's that cancels in `rotationRate` and what noise and vibration
+    /// move them by. Not for the cutoff, but for the accuracy: the smoothing lags every
+    /// sway, and a board this agitated may be accelerating.
+    public private(set) var agitation: Double = 0
+    /// The low-passed body-frame rotation vector, rad/s.
+    private var rotationMean: Vector3 = .zero
+    /// The rotation and the directions' movement measured on the last step, not yet averaged.
+    private var pendingRotation: Vector3 = .zero
+    private var pendingAgitation = 0.0
     /// Factors of the last time step, kept while the step stays the same.
     private var factorsDt = 0.0
     private var inverseDt = 0.0
@@ -85,8 +97,15 @@ public struct AdaptiveSmoother: Sendable {
 
     public mutating func reset() {
         isInitialized = false
+        restartRate()
+    }
+
+    private mutating func restartRate() {
         rotationRate = 0
-        pendingRate = 0
+        agitation = 0
+        rotationMean = .zero
+        pendingRotation = .zero
+        pendingAgitation = 0
     }
 
     /// Maps the smoothed field through `map` (an affine map: the change from one
@@ -107,8 +126,7 @@ public struct AdaptiveSmoother: Sendable {
             field = m
             lastAlpha = 1
             isInitialized = directions()
-            rotationRate = 0
-            pendingRate = 0
+            restartRate()
             return
         }
         guard dt > 0 else { return }
@@ -134,13 +152,24 @@ public struct AdaptiveSmoother: Sendable {
             gravity = a
             field = m
         }
-        // The rate measured on the previous step enters now, one sample late: this
+        // The rotation measured on the previous step enters now, one sample late: this
         // step's cutoff then does not wait for this step's directions, which
         // shortens the chain of dependent square roots and divisions.
-        rotationRate += (pendingRate - rotationRate) * rateFactor
+        rotationMean += (pendingRotation - rotationMean) * rateFactor
+        rotationRate = rotationMean.squaredLength.squareRoot()
+        agitation += (pendingAgitation - agitation) * rateFactor
         let oldUp = up, oldEast = east
         guard directions() else { return }
-        pendingRate = ((up - oldUp).squaredLength + (east - oldEast).squaredLength).squareRoot() * inverseDt
+        pendingRotation = Self.rotation(fromUp: oldUp, east: oldEast, toUp: up, east: east) * inverseDt
+        pendingAgitation = ((up - oldUp).squaredLength + (east - oldEast).squaredLength).squareRoot() * inverseDt
+    }
+
+    /// The body-frame rotation, radians, from one orthonormal frame to the next: a vector
+    /// fixed in the room steps by `Δu = −θ × u`, so `Σ u × Δu = −2θ` over the three axes.
+    @inline(__always)
+    static func rotation(fromUp up0: Vector3, east east0: Vector3, toUp up1: Vector3, east east1: Vector3) -> Vector3 {
+        let north0 = up0.cross(east0), north1 = up1.cross(east1)
+        return (up1.cross(up0) + east1.cross(east0) + north1.cross(north0)) * 0.5
     }
 
     /// Recomputes `up` and `east`; false when they are undefined.

@@ -42,8 +42,9 @@ public struct HeadingAccuracyEstimator: Sendable {
         /// The smoother's last factor (1 = no smoothing) and its cutoff in rad/s.
         public var smoothingFactor: Double
         public var cutoff: Double
-        /// Rotation rate, rad/s.
-        public var rotationRate: Double
+        /// How fast the smoothed directions move, rad/s (``AdaptiveSmoother/agitation``):
+        /// the smoothing lags by it over the cutoff, and a hand turning at it accelerates.
+        public var agitation: Double
         /// Strength (µT) and dip (degrees) departures from the reference field.
         public var strengthDeparture: Double
         public var dipDeparture: Double
@@ -52,14 +53,14 @@ public struct HeadingAccuracyEstimator: Sendable {
         public var disturbanceBound: Double
         public var calibration: CalibrationStatus?
 
-        public init(gravity: Vector3, field: Vector3, smoothingFactor: Double, cutoff: Double, rotationRate: Double,
+        public init(gravity: Vector3, field: Vector3, smoothingFactor: Double, cutoff: Double, agitation: Double,
                     strengthDeparture: Double, dipDeparture: Double, isDisturbed: Bool, disturbanceBound: Double = 0,
                     calibration: CalibrationStatus?) {
             self.gravity = gravity
             self.field = field
             self.smoothingFactor = smoothingFactor
             self.cutoff = cutoff
-            self.rotationRate = rotationRate
+            self.agitation = agitation
             self.strengthDeparture = strengthDeparture
             self.dipDeparture = dipDeparture
             self.isDisturbed = isDisturbed
@@ -73,7 +74,9 @@ public struct HeadingAccuracyEstimator: Sendable {
     public private(set) var fieldNoisePower = 0.0
     public private(set) var accelerationNoisePower = 0.0
     /// Mean squared departure of the specific force's magnitude from 1 g, (m/s²)²:
-    /// linear acceleration along gravity, seen whatever the filter does.
+    /// linear acceleration along gravity, seen whatever the filter does. The noise of
+    /// one axis (a third of ``accelerationNoisePower``) is taken off before its root is
+    /// used: at rest the departure is that noise, which the smoother averages.
     public private(set) var gravityDeparturePower = 0.0
     /// The roots the estimate takes of the three powers, worked out when they
     /// change (``record``, 50 times a second in the pipeline) rather than for every
@@ -105,7 +108,7 @@ public struct HeadingAccuracyEstimator: Sendable {
         gravityDeparturePower += (departure * departure - gravityDeparturePower) * min(1, dt * 4 * noiseRate)
         fieldNoiseRoot = (fieldNoisePower / 3).squareRoot()
         accelerationNoiseRoot = (accelerationNoisePower * 2 / 3).squareRoot()
-        gravityDepartureRoot = (2 * gravityDeparturePower).squareRoot()
+        gravityDepartureRoot = (2 * max(0, gravityDeparturePower - accelerationNoisePower / 3)).squareRoot()
     }
 
     /// The accuracy in degrees.
@@ -122,15 +125,14 @@ public struct HeadingAccuracyEstimator: Sendable {
             ?? settings.uncalibratedError) * Angle.radiansPerDegree
         let fieldNoise = fieldNoiseRoot / horizontal * reduction
         let tiltNoise = accelerationNoiseRoot / g * reduction
-        let moving = min(1, s.rotationRate / 0.5)
         let tiltBias = min(1, abs(g - Self.standardGravity) / Self.standardGravity)
         // Linear acceleration shows in |a| along gravity only; assuming no preferred
         // direction, the two components across gravity are as large and tilt the estimate.
-        let observed = gravityDepartureRoot * moving
-        let centripetal = s.rotationRate * s.rotationRate * settings.leverArm
+        let observed = gravityDepartureRoot
+        let centripetal = s.agitation * s.agitation * settings.leverArm
         let linear = min(1, max(observed, centripetal) / g)
         let tilt = (tiltNoise * tiltNoise + tiltBias * tiltBias + linear * linear).squareRoot() * tanDip
-        let lag = s.cutoff.isFinite && s.cutoff > 0 ? s.rotationRate / s.cutoff : 0
+        let lag = s.cutoff.isFinite && s.cutoff > 0 ? s.agitation / s.cutoff : 0
         let dipDeparture = s.dipDeparture * Angle.radiansPerDegree * b
         var disturbance = (s.strengthDeparture * s.strengthDeparture + dipDeparture * dipDeparture).squareRoot()
         if s.isDisturbed { disturbance = 2 * max(disturbance, s.disturbanceBound) }

@@ -144,7 +144,7 @@ public struct HeadingEstimator: Sendable {
             // Statistics and the monitor work on ≥ 20 ms scales: 50 updates a second suffice.
             accuracyEstimator.record(field: m, smoothedField: smoother.field,
                                      acceleration: a, smoothedGravity: smoother.gravity, dt: monitorTime)
-            let still = smoother.rotationRate < Self.stillRate
+            let still = smoother.agitation < Self.stillRate
                 && abs(smoother.gravity.squaredLength - Self.gravity2) < Self.stillGravity2
             monitor.update(field: m, up: up, still: still, time: sample.time, dt: monitorTime)
             monitorTime = 0
@@ -245,7 +245,7 @@ public struct HeadingEstimator: Sendable {
         let departure = monitor.departure
         return accuracyEstimator.accuracy(.init(
             gravity: smoother.gravity, field: smoother.field, smoothingFactor: smoother.lastAlpha,
-            cutoff: smoother.cutoff, rotationRate: smoother.rotationRate,
+            cutoff: smoother.cutoff, agitation: smoother.agitation,
             strengthDeparture: departure.strength, dipDeparture: departure.dip,
             isDisturbed: monitor.isDisturbed, disturbanceBound: monitor.disturbanceBound,
             calibration: settings.calibrationStatus))
