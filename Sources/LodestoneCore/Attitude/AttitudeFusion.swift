@@ -398,7 +398,7 @@ public struct AttitudeFusion: Sendable {
                      horizontalBiasInnovation(e, along: r.row1, earthRate: earth.y, pending: correction.bias))
         let windowVariance = horizontalWindowVariance(e)
         let horizontalUsable = confirmsBias(shown, rotation: r, pending: correction.bias, variance: windowVariance)
-        guard !driftContradictsGyro(shown, rotation: r, windowVariance: windowVariance) else { return }
+        guard !isAccelerating(e), !driftContradictsGyro(shown, rotation: r, windowVariance: windowVariance) else { return }
         noise.learn(from: e, interval: interval, dt: lastStep)
         gravity.learnResting(strength: e.accelerationNow.length, dt: interval, learningTime: noise.learningTime)
         // Successive windows overlap: counted once per window.
@@ -436,6 +436,21 @@ public struct AttitudeFusion: Sendable {
         let verticalNoise = (e.verticalVariance + e.lineRateVariance + floor + compassDrift) * overlap + white
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)
         unaveraged.measuredBias(noise: verticalNoise)
+    }
+
+    /// A steady window whose specific force is stronger than gravity as this accelerometer
+    /// reads it at rest, by more than the accelerometer's error and the window's noise: a
+    /// steady linear acceleration (a car pulling away at 2.6 m/s² reads 0.34 m/s² strong),
+    /// which no rest shows. It teaches nothing: its readings would teach the resting
+    /// strength that acceleration, and the sustained accelerations the average's length
+    /// shows would then go unseen. It still counts as steady for giving way, and still
+    /// shows ``BiasConfirmation`` its drift, which a translation's windows do not agree on.
+    /// Until a rest has shown the strength, a scale error of 3 % is allowed as well.
+    private func isAccelerating(_ e: SteadyRotation.Estimate) -> Bool {
+        let samples = 2 * settings.restMinimumDuration / lastStep
+        let noise = 5 * (e.accelerationScatter / samples).squareRoot()
+        let scale = gravity.restSeen ? 0 : 0.03 * gravity.restingStrength
+        return e.accelerationNow.length - gravity.restingStrength > settings.accelerometerError + noise + scale
     }
 
     /// A window the rest detector took for steady whose gravity drift the gyro,

@@ -54,7 +54,7 @@ struct GravityAverage: Hashable, Sendable {
     /// The specific force's strength at rest, m/s²: learned at rest, and
     /// until then the strength's slow average (motion reverses).
     private(set) var restingStrength = 9.80665
-    private var restSeen = false
+    private(set) var restSeen = false
     /// Samples in the average, until it spans the correlation time: a young
     /// average is the plain mean of its samples, not the first one weighted up.
     private var samples = 0.0

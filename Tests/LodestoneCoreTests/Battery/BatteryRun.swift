@@ -35,7 +35,9 @@ struct BatteryRun {
     let samples: [SensorSample]
     let truth: [Quaternion]
 
-    init(_ name: String) throws {
+    /// `accelerometerLowPass`: the accelerometer read through a two-pole low-pass of
+    /// that cutoff, Hz, as a part's digital low-pass filter reads it.
+    init(_ name: String, accelerometerLowPass: Double? = nil) throws {
         battery = try #require(SimulationBattery.named(name), "no battery case \(name)")
         var recording = battery.recording()
         var samples: [SensorSample] = [], truth: [Quaternion] = []
@@ -45,8 +47,23 @@ struct BatteryRun {
             samples.append(s)
             truth.append(recording.truth.kinematics.attitude)
         }
+        if let cutoff = accelerometerLowPass { Self.lowPass(&samples, cutoff: cutoff) }
         self.samples = samples
         self.truth = truth
+    }
+
+    /// Two first-order stages, each `x += (a − x)·dt/(dt + 1/(2π·cutoff))`.
+    static func lowPass(_ samples: inout [SensorSample], cutoff: Double) {
+        guard var first = samples.first?.acceleration else { return }
+        var second = first, previous = samples[0].time
+        for i in samples.indices {
+            let dt = samples[i].time - previous
+            previous = samples[i].time
+            let k = dt / (dt + 1 / (2 * Double.pi * cutoff))
+            first += (samples[i].acceleration - first) * k
+            second += (first - second) * k
+            samples[i].acceleration = second
+        }
     }
 
     func score(_ fusion: FusionMode) -> Score {
