@@ -156,7 +156,7 @@ public struct AdaptiveSmoother: Sendable {
         // step's cutoff then does not wait for this step's directions, which
         // shortens the chain of dependent square roots and divisions.
         rotationMean += (pendingRotation - rotationMean) * rateFactor
-        rotationRate = rotationMean.squaredLength.squareRoot()
+        rotationRate = rotationMean.length
         agitation += (pendingAgitation - agitation) * rateFactor
         let oldUp = up, oldEast = east
         guard directions() else { return }

@@ -128,9 +128,8 @@ public struct HeadingAccuracyEstimator: Sendable {
         let tiltBias = min(1, abs(g - Self.standardGravity) / Self.standardGravity)
         // Linear acceleration shows in |a| along gravity only; assuming no preferred
         // direction, the two components across gravity are as large and tilt the estimate.
-        let observed = gravityDepartureRoot
         let centripetal = s.agitation * s.agitation * settings.leverArm
-        let linear = min(1, max(observed, centripetal) / g)
+        let linear = min(1, max(gravityDepartureRoot, centripetal) / g)
         let tilt = (tiltNoise * tiltNoise + tiltBias * tiltBias + linear * linear).squareRoot() * tanDip
         let lag = s.cutoff.isFinite && s.cutoff > 0 ? s.agitation / s.cutoff : 0
         let dipDeparture = s.dipDeparture * Angle.radiansPerDegree * b
