@@ -30,18 +30,9 @@ public struct RestDetector: Hashable, Sendable {
     public private(set) var isAtRest = false
     public private(set) var window: SteadyRotation
     private var steadyTime = 0.0
-    /// The gyro's short-term mean, once ``hasShortRate``; a flag, not an
-    /// optional, since it is updated every sample.
-    private var shortRate = Vector3.zero
-    private var hasShortRate = false
     private var lastAccelerationNow: Vector3?
     private var sinceEvaluation = 0.0
     private var lastStep = 0.01
-    static let shortTime = 0.05
-    /// The short mean's weight for the last time step, kept while the step stays
-    /// the same: sampled data has a fixed step, so the division runs once, not per sample.
-    private var shortWeightStep = 0.0
-    private var shortWeight = 0.0
 
     public init(rateThreshold: Double, accelerationThreshold: Double, minimumDuration: Double) {
         self.rateThreshold = rateThreshold
@@ -55,12 +46,6 @@ public struct RestDetector: Hashable, Sendable {
     /// the fusion's one call per sample.
     @inline(__always)
     public mutating func add(angularRate w: Vector3, acceleration a: Vector3, field m: Vector3, dt: Double) {
-        if dt != shortWeightStep {
-            shortWeightStep = dt
-            shortWeight = min(1, dt / Self.shortTime)
-        }
-        shortRate = hasShortRate ? shortRate + (w - shortRate) * shortWeight : w
-        hasShortRate = true
         if let now = lastAccelerationNow,
            (a - now).squaredLength > accelerationThreshold * accelerationThreshold {
             restart()
@@ -88,7 +73,7 @@ public struct RestDetector: Hashable, Sendable {
             return nil
         }
         lastAccelerationNow = e.accelerationNow
-        if hasShortRate,
+        if let shortRate = window.shortRate,
            !isSteady(e, shortRate: shortRate, dt: lastStep, gyroBias: gyroBias, biasUncertainty: biasUncertainty) {
             restart()
             return nil
@@ -110,8 +95,10 @@ public struct RestDetector: Hashable, Sendable {
                           gyroBias: Vector3, biasUncertainty: Double) -> Bool {
         let slow = turnsSlowlyByGyro(e, gyroBias: gyroBias, biasUncertainty: biasUncertainty)
             || isStillByDrift(e)
-        // The short mean's noise: the samples' scatter over the ~shortTime/dt samples it averages.
-        let shortNoise2 = 3 * (e.rateScatter * 0.5 * min(1, dt / Self.shortTime) + e.meanRateVariance)
+        // The short mean's noise: the samples' scatter over the ~shortTime/dt
+        // samples it averages. Not their long-run scatter: a turn that starts
+        // moves the short mean, and would widen its own allowance.
+        let shortNoise2 = 3 * (e.rateScatter * 0.5 * min(1, dt / SteadyRotation.shortTime) + e.meanRateVariance)
         let change = 0.1 * rateThreshold + 5 * shortNoise2.squareRoot()
         let threshold2 = accelerationThreshold * accelerationThreshold
         // A rate that changes across the window (a turn speeding up) bends the
@@ -155,7 +142,6 @@ public struct RestDetector: Hashable, Sendable {
     /// Forgets the history (after a gap in the data).
     public mutating func reset() {
         restart()
-        shortRate = .zero
-        hasShortRate = false
+        window.resetAll()
     }
 }

@@ -17,7 +17,11 @@
 /// the window is small; ``AttitudeFusion`` uses it only while its
 /// ``RestDetector`` sees the board still in that sense. The variances come from
 /// the scatter of the readings about their lines, so a noisier sensor is
-/// trusted less without a setting.
+/// trusted less without a setting. A gyro's noise may be correlated from
+/// sample to sample (a part's digital low-pass filter): it then scatters each
+/// sample less than it moves the mean and the slope, so the scatter of the
+/// readings' short mean less a longer one (``shortTime``, ``longerTime``)
+/// sizes those as well (``Estimate/rateLongRunScatter``).
 public struct SteadyRotation: Hashable, Sendable {
     /// Time constant of the exponential window, s.
     public let averagingTime: Double
@@ -44,7 +48,7 @@ public struct SteadyRotation: Hashable, Sendable {
         /// The rotation rate about "up" shown by the field's drift, rad/s, and its variance.
         public var verticalRate: Double
         public var verticalVariance: Double
-        /// Variance of each axis of ``meanRate``, (rad/s)².
+        /// Variance of each axis of ``meanRate``, (rad/s)², from ``rateLongRunScatter``.
         public var meanRateVariance: Double
         /// Unit up vector (mean gravity direction), body frame.
         public var up: Vector3
@@ -56,6 +60,10 @@ public struct SteadyRotation: Hashable, Sendable {
         public var fieldScatter: Double
         /// Variance of each axis of the gyro readings about their line, (rad/s)².
         public var rateScatter: Double
+        /// The per-sample variance of white noise that would move the gyro's
+        /// mean and slope as much as its noise does, (rad/s)²: ``rateScatter``,
+        /// or more where the noise is correlated from sample to sample.
+        public var rateLongRunScatter: Double
         /// How fast the gyro reading changes over the window (angular
         /// acceleration, rad/s²), and the variance of each axis of that slope.
         public var rateSlope: Vector3
@@ -69,6 +77,26 @@ public struct SteadyRotation: Hashable, Sendable {
     private var gravity = Moments()
     private var field = Moments()
     private var rate = Moments()
+    /// The gyro's short and longer means (valid once ``hasMeans``; a flag,
+    /// not an optional, since they are updated every sample), and the
+    /// window's moments of their difference. The means outlive a
+    /// ``reset()``: they smooth the readings, not the window.
+    private var shortMean = Vector3.zero
+    private var longerMean = Vector3.zero
+    private var hasMeans = false
+    private var band = Moments()
+    private var shortWeight = 1.0
+    private var longerWeight = 1.0
+    /// How much white noise of unit variance scatters the means' difference.
+    private var bandGain = 0.0
+
+    /// Time constants of the gyro's short and longer means, s. Their
+    /// difference passes about 0.8–3 Hz: noise correlated over a few samples
+    /// shows there at its long-run level, and a turn's slow change of rate
+    /// hardly does (a short mean alone passed it all, and counted a smooth
+    /// motion's departure from its line as noise).
+    public static let shortTime = 0.05
+    static let longerTime = 0.2
     /// The decay of the last time step, kept while the step stays the same:
     /// sampled data has a fixed step, so its two divisions run once, not per sample.
     private var decayStep = 0.0
@@ -107,9 +135,13 @@ public struct SteadyRotation: Hashable, Sendable {
         gravity.shift(by: dt)
         field.shift(by: dt)
         rate.shift(by: dt)
+        band.shift(by: dt)
         if dt != decayStep {
             decayStep = dt
             decay = 1 / (1 + dt / averagingTime)
+            shortWeight = min(1, dt / Self.shortTime)
+            longerWeight = min(1, dt / Self.longerTime)
+            bandGain = Self.differenceGain(shortWeight, longerWeight)
         }
         let k = decay
         weight *= k
@@ -119,14 +151,39 @@ public struct SteadyRotation: Hashable, Sendable {
         gravity.scale(k)
         field.scale(k)
         rate.scale(k)
+        band.scale(k)
         weight += 1
         gravity.add(a)
         field.add(m)
         rate.add(w)
+        if hasMeans {
+            shortMean += (w - shortMean) * shortWeight
+            longerMean += (w - longerMean) * longerWeight
+        } else {
+            (shortMean, longerMean, hasMeans) = (w, w, true)
+        }
+        band.add(shortMean - longerMean)
     }
 
-    /// Forgets the window (the board moved).
+    /// The variance of the difference of two exponential means (weights `a`
+    /// and `b`) of white noise of unit variance: each scatters α/(2 − α), and
+    /// they share ab/(a + b − ab).
+    static func differenceGain(_ a: Double, _ b: Double) -> Double {
+        a / (2 - a) + b / (2 - b) - 2 * a * b / (a + b - a * b)
+    }
+
+    /// The gyro's mean over about ``shortTime``, rad/s; nil before the first sample.
+    public var shortRate: Vector3? { hasMeans ? shortMean : nil }
+
+    /// Forgets the window (the board moved), but not the means.
     public mutating func reset() {
+        let (short, longer, has) = (shortMean, longerMean, hasMeans)
+        self = SteadyRotation(averagingTime: averagingTime)
+        (shortMean, longerMean, hasMeans) = (short, longer, has)
+    }
+
+    /// Forgets the means as well (after a gap in the data).
+    public mutating func resetAll() {
         self = SteadyRotation(averagingTime: averagingTime)
     }
 
@@ -141,6 +198,10 @@ public struct SteadyRotation: Hashable, Sendable {
             // Exponential weights over τ hold as much as 2τ of equal ones.
             let count = 2 * weight
             let g = fit(gravity, spread: spread), m = fit(field, spread: spread), w = fit(rate, spread: spread)
+            // The band's scatter about its line is white noise's times
+            // `bandGain`, and correlated noise's at the level it moves a long mean.
+            let bandScatter = bandGain > 0.01 ? fit(band, spread: spread).scatter / bandGain : 0
+            let rateLongRun = max(w.scatter, bandScatter)
             let gNorm2 = g.mean.squaredLength
             guard gNorm2 > 0 else { return nil }
             let up = g.mean / gNorm2.squareRoot()
@@ -165,9 +226,10 @@ public struct SteadyRotation: Hashable, Sendable {
             return Estimate(meanRate: w.mean, lineRate: w.mean + w.slope * lag,
                             horizontalRate: horizontal, horizontalVariance: horizontalVariance,
                             verticalRate: vertical, verticalVariance: verticalVariance,
-                            meanRateVariance: w.scatter / count, up: up, accelerationNow: now,
+                            meanRateVariance: rateLongRun / count, up: up, accelerationNow: now,
                             accelerationScatter: g.scatter, fieldScatter: m.scatter, rateScatter: w.scatter,
-                            rateSlope: w.slope, rateSlopeVariance: w.slopeVariance)
+                            rateLongRunScatter: rateLongRun,
+                            rateSlope: w.slope, rateSlopeVariance: rateLongRun / (4 * spread))
         }
     }
 
