@@ -121,9 +121,17 @@ struct GravityAverage: Hashable, Sendable {
 
     static let slowTime = 60.0
 
-    /// Learns the strength of gravity as this accelerometer reads it, from a rest window's mean.
+    /// Learns the strength of gravity as this accelerometer reads it, from a
+    /// rest window's mean: over `learningTime`, but a stronger window only over
+    /// ``slowTime``. An acceleration a window hides (a car cruising with a
+    /// gentle pull, which no sensor tells from rest once a smooth road or a
+    /// low-pass filter took the vibration out) can only lengthen the specific
+    /// force, by a²/2g across gravity; learnt at once, each figure such windows
+    /// raised let stronger ones pass, and hid more of the sustained
+    /// accelerations the average's length shows.
     mutating func learnResting(strength: Double, dt: Double, learningTime: Double) {
-        restingStrength += (strength - restingStrength) * min(1, dt / learningTime, restSeen ? 1 : 1 / 8)
+        let time = restSeen && strength > restingStrength ? max(learningTime, Self.slowTime) : learningTime
+        restingStrength += (strength - restingStrength) * min(1, dt / time, restSeen ? 1 : 1 / 8)
         restSeen = true
     }
 
