@@ -96,16 +96,12 @@ import Testing
     @Test func aLowPassedGyroStillSeesRest() {
         var d = detector(), sim = MotionSimulation(seed: 6)
         sim.gyroBias = Vector3(0.3, -0.2, 0.5) * degree
-        let k = dt / (dt + 1 / (2 * Double.pi * 5))
-        var first = Vector3.zero, second = Vector3.zero
+        let readings = (0..<2000).map { _ in sim.step(rate: .zero, dt: dt) }
+        let rates = PartLowPass.filter(readings.map(\.angularRate), times: readings.indices.map { Double($0) * dt }, cutoff: 5)
         var judged = 0, atRest = 0
         var measured: SteadyRotation.Estimate?
-        for i in 0..<2000 {
-            let r = sim.step(rate: .zero, dt: dt)
-            if i == 0 { first = r.angularRate; second = r.angularRate }
-            first += (r.angularRate - first) * k
-            second += (first - second) * k
-            d.add(angularRate: second, acceleration: r.acceleration, field: r.magneticField, dt: dt)
+        for (i, r) in readings.enumerated() {
+            d.add(angularRate: rates[i], acceleration: r.acceleration, field: r.magneticField, dt: dt)
             guard i % 4 == 3 else { continue }
             let window = d.evaluate(gyroBias: .zero, biasUncertainty: 1 * degree)?.window
             guard i >= 500 else { continue }

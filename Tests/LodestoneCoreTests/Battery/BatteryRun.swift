@@ -36,7 +36,7 @@ struct BatteryRun {
     let truth: [Quaternion]
 
     /// `accelerometerLowPass`: the accelerometer read through a two-pole low-pass of
-    /// that cutoff, Hz, as a part's digital low-pass filter reads it;
+    /// that cutoff, Hz, as a part's digital low-pass filter reads it (``PartLowPass``);
     /// `gyroscopeLowPass` the same for the gyroscope.
     init(_ name: String, accelerometerLowPass: Double? = nil, gyroscopeLowPass: Double? = nil) throws {
         battery = try #require(SimulationBattery.named(name), "no battery case \(name)")
@@ -50,31 +50,17 @@ struct BatteryRun {
         }
         let times = samples.map(\.time)
         if let cutoff = accelerometerLowPass {
-            for (i, a) in Self.lowPass(samples.map(\.acceleration), times: times, cutoff: cutoff).enumerated() {
+            for (i, a) in PartLowPass.filter(samples.map(\.acceleration), times: times, cutoff: cutoff).enumerated() {
                 samples[i].acceleration = a
             }
         }
         if let cutoff = gyroscopeLowPass {
-            for (i, w) in Self.lowPass(samples.map { $0.angularRate ?? .zero }, times: times, cutoff: cutoff).enumerated() {
+            for (i, w) in PartLowPass.filter(samples.map { $0.angularRate ?? .zero }, times: times, cutoff: cutoff).enumerated() {
                 samples[i].angularRate = samples[i].angularRate.map { _ in w }
             }
         }
         self.samples = samples
         self.truth = truth
-    }
-
-    /// Two first-order stages, each `x += (a − x)·dt/(dt + 1/(2π·cutoff))`.
-    static func lowPass(_ values: [Vector3], times: [Double], cutoff: Double) -> [Vector3] {
-        guard var first = values.first else { return values }
-        var second = first, previous = times[0]
-        return zip(values, times).map { value, time in
-            let dt = time - previous
-            previous = time
-            let k = dt / (dt + 1 / (2 * Double.pi * cutoff))
-            first += (value - first) * k
-            second += (first - second) * k
-            return second
-        }
     }
 
     func score(_ fusion: FusionMode) -> Score {
