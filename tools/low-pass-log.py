@@ -13,6 +13,7 @@ Standard library only.
 """
 import argparse
 import math
+import os
 import sys
 
 COLUMNS = {"accel": ("accel_x", "accel_y", "accel_z"), "gyro": ("gyro_x", "gyro_y", "gyro_z")}
@@ -25,6 +26,14 @@ def butterworth(cutoff, rate):
     n = 1 / (1 + k / q + k * k)
     b0 = k * k * n
     return b0, 2 * b0, b0, 2 * (k * k - 1) * n, (1 - k / q + k * k) * n
+
+
+def number(text, path, line, column):
+    """The cell's value, or exit naming the file, line and column."""
+    try:
+        return float(text)
+    except ValueError:
+        sys.exit(f"{path}:{line}: {column} is {text!r}, not a number; fix or drop that line")
 
 
 def main():
@@ -44,7 +53,8 @@ def main():
     rows = [ln.split(",") for ln in body[1:]]
     if len(rows) < 2 or "time" not in header:
         sys.exit(f"{args.input}: not a log with a time column and two samples or more")
-    dt = float(rows[1][header.index("time")]) - float(rows[0][header.index("time")])
+    t = header.index("time")
+    dt = number(rows[1][t], args.input, len(comments) + 3, "time") - number(rows[0][t], args.input, len(comments) + 2, "time")
     rate = 1 / dt
     if not 0 < args.cutoff < rate / 2:
         sys.exit(f"--cutoff {args.cutoff}: must lie between 0 and half the sample rate ({rate / 2:g} Hz)")
@@ -56,14 +66,17 @@ def main():
             if name not in header:
                 sys.exit(f"{args.input}: no {name} column")
             i = header.index(name)
-            x1 = x2 = y1 = y2 = float(rows[0][i])
-            for row in rows:
-                x = float(row[i])
+            values = [number(row[i], args.input, n + 2 + len(comments), name) for n, row in enumerate(rows)]
+            x1 = x2 = y1 = y2 = values[0]
+            for row, x in zip(rows, values):
                 y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
                 x2, x1, y2, y1 = x1, x, y1, y
                 row[i] = f"{y:.6g}"
-    with open(args.output, "w") as out:
+    # Written beside the output and renamed over it: a failed run leaves no half-written log.
+    partial = args.output + ".partial"
+    with open(partial, "w") as out:
         out.write("\n".join(comments + [body[0]] + [",".join(r) for r in rows]) + "\n")
+    os.replace(partial, args.output)
 
 
 if __name__ == "__main__":
