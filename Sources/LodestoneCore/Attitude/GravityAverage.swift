@@ -43,6 +43,13 @@ struct GravityAverage: Hashable, Sendable {
     private var smoothed = Vector3.zero
     private var hasSmoothed = false
     static let smoothingTime = 0.2
+    /// Mean square of the acceleration about its ``quickTime`` mean,
+    /// (m/s²)²: the share of the motion too quick to stay in the average
+    /// (a machine's or an engine's vibration). Without it, the jerk seen
+    /// through ``smoothingTime`` takes any vibration for a 1 Hz swing.
+    private(set) var quickVariance = 0.0
+    private var quick = Vector3.zero
+    static let quickTime = 0.02
     /// How the average's east and north tilt depend on the gyro-bias error
     /// (body frame), s. Rows of `∫ w(t − s)·R(s) ds` over the averaging weights.
     private(set) var eastLag = Vector3.zero
@@ -63,6 +70,8 @@ struct GravityAverage: Hashable, Sendable {
     private var weightsStep = 0.0
     private var averageWeight = 0.0
     private var smoothingWeight = 0.0
+    private var quickWeight = 0.0
+    private var quickTimeSquared = quickTime * quickTime
     private var inverseStep = Double.infinity
 
     init(correlationTime: Double, persistenceTime: Double, accelerometerError: Double) {
@@ -79,6 +88,7 @@ struct GravityAverage: Hashable, Sendable {
         northLag = .zero
         motionVariance = initial
         jerkVariance = 0
+        quickVariance = 0
         smoothed = .zero
         hasSmoothed = false
         disagreement = 0
@@ -95,6 +105,9 @@ struct GravityAverage: Hashable, Sendable {
             weightsStep = dt
             averageWeight = dt / correlationTime
             smoothingWeight = min(1, dt / Self.smoothingTime)
+            let quickTime = max(Self.quickTime, 2 * dt)
+            quickWeight = dt / quickTime
+            quickTimeSquared = quickTime * quickTime
             inverseStep = 1 / dt
         }
         // 1/samples, the plain mean's weight, is the larger only while the average is
@@ -103,6 +116,8 @@ struct GravityAverage: Hashable, Sendable {
         mean += (aE - mean) * k
         motionVariance += ((aE - mean).squaredLength - motionVariance) * k
         let previous = hasSmoothed ? smoothed : aE
+        quick = hasSmoothed ? quick + (aE - quick) * quickWeight : aE
+        quickVariance += ((aE - quick).squaredLength - quickVariance) * k
         let now = previous + (aE - previous) * smoothingWeight
         smoothed = now
         hasSmoothed = true
@@ -211,11 +226,19 @@ struct GravityAverage: Hashable, Sendable {
     /// The variance of the acceleration left in the average, (m/s²)²: a swing
     /// at ω averaged over τ keeps 1/(1 + ω²τ²) of its variance. A hand's quick
     /// swings average away; a boat's slow roll and a vehicle's long turn do not.
+    /// The average follows a slow swing, so ``motionVariance``, taken about
+    /// it, holds only the ω²τ²/(1 + ω²τ²) it does not follow: what stays is
+    /// that over ω²τ². Vibration (``quickVariance``) is quicker than
+    /// ``quickTime`` (or two samples, if longer) and keeps at most
+    /// (quickTime/τ)² of its share.
     @inline(__always) // an out-of-line call on the fusion's average copied all of it first
     var residualMotionVariance: Double {
-        guard motionVariance > 0 else { return 0 }
-        let omega2 = jerkVariance / motionVariance
-        return motionVariance / (1 + omega2 * correlationTime * correlationTime)
+        let slower = motionVariance - quickVariance
+        let tau2 = correlationTime * correlationTime
+        let vibration = max(0, min(quickVariance, motionVariance)) * quickTimeSquared / tau2
+        guard slower > 0, jerkVariance > 0 else { return max(0, slower) + vibration }
+        let omega2 = jerkVariance / slower
+        return slower / (omega2 * tau2) + vibration
     }
 
     /// The tilt the average shows, rad, about east and north.
