@@ -96,14 +96,7 @@ struct SimulationPlan {
         var sensors: SensorSuite
         switch arguments.string("noise") ?? "typical" {
         case "typical": sensors = .typical
-        case "none":
-            // No noise or bias walk, but the same resolution as a sensor's, and the
-            // Earth's rate: it is signal, which a filter takes out of the gyro.
-            sensors = .ideal
-            sensors.gyroscope.sensesEarthRotation = true
-            sensors.gyroscope.resolution = SensorSuite.typical.gyroscope.resolution
-            sensors.accelerometer.resolution = SensorSuite.typical.accelerometer.resolution
-            sensors.magnetometer.resolution = SensorSuite.typical.magnetometer.resolution
+        case "none": sensors = .noiseFree
         case let other:
             guard let times = Double(other), times.isFinite, times > 0, times <= 1000 else {
                 throw UsageError("unknown --noise '\(other)'; use none, typical, or a multiple of typical such as 3")

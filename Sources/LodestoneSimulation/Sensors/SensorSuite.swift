@@ -19,4 +19,16 @@ public struct SensorSuite: Hashable, Sendable {
 
     /// Low-cost MEMS sensors (see each model's `typical`), no position source.
     public static let typical = SensorSuite(gyroscope: .typical, accelerometer: .typical, magnetometer: .typical)
+
+    /// No noise, bias walk or calibration error, but a typical part's
+    /// resolution, and the Earth's rate: it is signal, which a filter takes
+    /// out of the gyro (`lodestone simulate --noise none`).
+    public static let noiseFree: SensorSuite = {
+        var sensors = SensorSuite.ideal
+        sensors.gyroscope.sensesEarthRotation = true
+        sensors.gyroscope.resolution = SensorSuite.typical.gyroscope.resolution
+        sensors.accelerometer.resolution = SensorSuite.typical.accelerometer.resolution
+        sensors.magnetometer.resolution = SensorSuite.typical.magnetometer.resolution
+        return sensors
+    }()
 }

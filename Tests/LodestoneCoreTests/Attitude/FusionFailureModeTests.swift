@@ -523,16 +523,11 @@ import Testing
     /// vibration no longer passed for motion that stays in the average: with
     /// speed 0.32° against 0.29° without (seed 81; now 0.25°).
     @Test func speedDoesNotMakeANoiseFreeDriveWorse() {
-        var sensors = SensorSuite.ideal
-        sensors.gyroscope.sensesEarthRotation = true
-        sensors.gyroscope.resolution = SensorSuite.typical.gyroscope.resolution
-        sensors.accelerometer.resolution = SensorSuite.typical.accelerometer.resolution
-        sensors.magnetometer.resolution = SensorSuite.typical.magnetometer.resolution
         var exact = GroundSpeedModel.typical
         exact.speedNoise = 0
         let bias = Vector3(0.3, -0.2, 0.5)
-        let withoutSpeed = Self.run(.drive(.init(seed: 81)), bias: bias, seed: 81, sensors: sensors)
-        let withSpeed = Self.run(.drive(.init(seed: 81)), bias: bias, groundSpeed: exact, seed: 81, sensors: sensors)
+        let withoutSpeed = Self.run(.drive(.init(seed: 81)), bias: bias, seed: 81, sensors: .noiseFree)
+        let withSpeed = Self.run(.drive(.init(seed: 81)), bias: bias, groundSpeed: exact, seed: 81, sensors: .noiseFree)
         print("measured noise-free drive seed 81: with speed \(withSpeed.rmse)° (tilt \(withSpeed.tiltRMSE)°), "
               + "without \(withoutSpeed.rmse)° (tilt \(withoutSpeed.tiltRMSE)°)")
         #expect(withSpeed.rmse < withoutSpeed.rmse)
