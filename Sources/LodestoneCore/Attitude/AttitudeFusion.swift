@@ -554,8 +554,8 @@ public struct AttitudeFusion: Sendable {
         // acceleration explains is that acceleration, not tilt, for as long
         // as such accelerations last.
         let lasting = gravity.persistentDisagreement
-        // A change of speed the speed does not show yet leans the reading for about its delay.
         let sustained = min(explainable, lasting.squaredLength)
+        // A change of speed the speed does not show yet leans the reading for about its delay.
         let correlated = (spread + speedLagTilt) * c.tiltCorrelation + sustained * c.sustainedCorrelation
         correction += errors.measureTilt(east: east, north: north, eastLag: eastLag, northLag: northLag,
                                          noise: correlated / interval)

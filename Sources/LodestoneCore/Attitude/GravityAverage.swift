@@ -235,7 +235,7 @@ struct GravityAverage: Hashable, Sendable {
     var residualMotionVariance: Double {
         let slower = motionVariance - quickVariance
         let tau2 = correlationTime * correlationTime
-        let vibration = max(0, min(quickVariance, motionVariance)) * quickTimeSquared / tau2
+        let vibration = min(quickVariance, motionVariance) * quickTimeSquared / tau2
         guard slower > 0, jerkVariance > 0 else { return max(0, slower) + vibration }
         let omega2 = jerkVariance / slower
         return slower / (omega2 * tau2) + vibration
