@@ -28,12 +28,14 @@ def butterworth(cutoff, rate):
     return b0, 2 * b0, b0, 2 * (k * k - 1) * n, (1 - k / q + k * k) * n
 
 
-def number(text, path, line, column):
-    """The cell's value, or exit naming the file, line and column."""
+def number(row, index, path, line, column):
+    """The value of the row's cell at `index`, or exit naming the file, line and column."""
+    if index >= len(row):
+        sys.exit(f"{path}:{line}: no {column} cell ({len(row)} cells); fix or drop that line")
     try:
-        return float(text)
+        return float(row[index])
     except ValueError:
-        sys.exit(f"{path}:{line}: {column} is {text!r}, not a number; fix or drop that line")
+        sys.exit(f"{path}:{line}: {column} is {row[index]!r}, not a number; fix or drop that line")
 
 
 def main():
@@ -48,13 +50,16 @@ def main():
     except OSError as e:
         sys.exit(f"{args.input}: cannot read ({e.strerror}; check the path)")
     comments = [ln for ln in lines if ln.startswith("#")]
-    body = [ln for ln in lines if ln and not ln.startswith("#")]
-    header = body[0].split(",")
-    rows = [ln.split(",") for ln in body[1:]]
-    if len(rows) < 2 or "time" not in header:
+    body = [(n, ln) for n, ln in enumerate(lines, 1) if ln and not ln.startswith("#")]
+    header = body[0][1].split(",") if body else []
+    if len(body) < 3 or "time" not in header:
         sys.exit(f"{args.input}: not a log with a time column and two samples or more")
+    lines_of = [n for n, _ in body[1:]]
+    rows = [ln.split(",") for _, ln in body[1:]]
     t = header.index("time")
-    dt = number(rows[1][t], args.input, len(comments) + 3, "time") - number(rows[0][t], args.input, len(comments) + 2, "time")
+    dt = number(rows[1], t, args.input, lines_of[1], "time") - number(rows[0], t, args.input, lines_of[0], "time")
+    if not dt > 0:
+        sys.exit(f"{args.input}:{lines_of[1]}: time does not advance from the line before; the rate is unknown")
     rate = 1 / dt
     if not 0 < args.cutoff < rate / 2:
         sys.exit(f"--cutoff {args.cutoff}: must lie between 0 and half the sample rate ({rate / 2:g} Hz)")
@@ -66,7 +71,7 @@ def main():
             if name not in header:
                 sys.exit(f"{args.input}: no {name} column")
             i = header.index(name)
-            values = [number(row[i], args.input, n + 2 + len(comments), name) for n, row in enumerate(rows)]
+            values = [number(row, i, args.input, n, name) for n, row in zip(lines_of, rows)]
             x1 = x2 = y1 = y2 = values[0]
             for row, x in zip(rows, values):
                 y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
@@ -75,7 +80,7 @@ def main():
     # Written beside the output and renamed over it: a failed run leaves no half-written log.
     partial = args.output + ".partial"
     with open(partial, "w") as out:
-        out.write("\n".join(comments + [body[0]] + [",".join(r) for r in rows]) + "\n")
+        out.write("\n".join(comments + [body[0][1]] + [",".join(r) for r in rows]) + "\n")
     os.replace(partial, args.output)
 
 
