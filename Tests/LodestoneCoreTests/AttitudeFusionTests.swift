@@ -5,7 +5,9 @@ import Testing
 @Suite struct AttitudeFusionTests {
     let dt = 0.01
 
-    @Test func firstSampleSetsAttitudeFromGravityAndField() {
+    /// The start levels from gravity averaged over its first 0.2 s (``StartLevel``):
+    /// nothing is reported before, and then the attitude is gravity's and the field's.
+    @Test func startSetsAttitudeFromGravityAndField() {
         let truth = Quaternion(axis: Vector3(0.2, -0.4, 1), angle: 2.1)
         var sim = MotionSimulation(truth: truth)
         sim.magNoise = 0
@@ -13,8 +15,12 @@ import Testing
         var fusion = AttitudeFusion()
         #expect(!fusion.isInitialized)
         #expect(fusion.headingUncertainty == 180)
-        let r = sim.step(rate: .zero, dt: dt)
-        fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+        for i in 0...20 {
+            #expect(!fusion.isInitialized, "started after \(i) samples, \(Double(i - 1) * dt) s")
+            let r = sim.step(rate: .zero, dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate,
+                          dt: i == 0 ? 0 : dt)
+        }
         #expect(fusion.isInitialized)
         #expect(abs(abs(fusion.attitude.dot(truth)) - 1) < 1e-9)
         #expect(fusion.headingUncertainty < 10)
@@ -160,6 +166,12 @@ import Testing
         sim.truth = Quaternion(axis: Vector3(0.3, 0.1, 1), angle: 2.5) // turned during the gap
         let r = sim.step(rate: .zero, dt: dt)
         fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: 5)
+        #expect(!fusion.isInitialized, "the attitude before the gap is not reported while the new one is levelled")
+        for _ in 0..<20 {
+            let r = sim.step(rate: .zero, dt: dt)
+            fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate, dt: dt)
+        }
+        #expect(fusion.isInitialized)
         #expect(headingError(fusion.attitude, sim.truth) < 5)
         #expect(fusion.gyroBias == bias)
     }
@@ -219,6 +231,7 @@ import Testing
             let r = sim.step(rate: .zero, dt: dt)
             fusion.update(acceleration: r.acceleration, magneticField: r.magneticField, angularRate: r.angularRate,
                           dt: i == 0 ? 5 : dt)
+            guard fusion.isInitialized else { continue } // levelling anew: nothing is reported
             worst = (max(worst.heading, headingError(fusion.attitude, sim.truth)),
                      max(worst.inclination, inclinationError(fusion.attitude, sim.truth)))
         }

@@ -260,7 +260,9 @@ import Testing
         service.signal(SIGTERM)
         #expect(service.waitExit() == 0)
 
-        (service, socket) = try start(["--source", "replay:\(log)", "--speed", "0.05", "--heading-filter", "0"])
+        // At 0.15 × 50 Hz the fusion's start (0.2 s of samples) reports its first heading 1.3 s into
+        // the poll's 2 s wait, and settling takes another 0.25 s of samples (1.7 s).
+        (service, socket) = try start(["--source", "replay:\(log)", "--speed", "0.15", "--heading-filter", "0"])
         let slow = try ProtocolClient(path: socket)
         slow.send("?POLL;\n")
         let late = try #require(slow.read(class: "POLL", timeout: 6))

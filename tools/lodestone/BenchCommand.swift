@@ -20,8 +20,9 @@ enum BenchCommand: Command {
         curves (linear and centripetal acceleration), road vibration, a 0.3 °/s gyro bias
         with its walk, typical noise, and a hard and soft iron the calibration undoes.
         pipeline  ns per sample of the whole per-sample path a user pays for, with
-                headingFilter 0 so every sample is completed: calibration, gyro fusion
-                (AHRS) or smoothing (compass), the magnetic environment monitor, heading
+                headingFilter 0 so every sample is completed (in AHRS mode, all after
+                the start's first 0.2 s): calibration, gyro fusion (AHRS) or smoothing
+                (compass), the magnetic environment monitor, heading
                 angle, headingAccuracy, attitude and true heading (HeadingPipeline.process),
                 on 1 M samples; in AHRS mode and in compass mode.
         replay  samples per second of 'lodestone replay FILE --heading-filter 0' (CSV

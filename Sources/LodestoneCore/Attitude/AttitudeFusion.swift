@@ -107,8 +107,12 @@ public struct AttitudeFusion: Sendable {
     private var turned = 0.0
     /// Seconds of samples fused, and the last step.
     private var elapsed = 0.0
-    /// When the start's tilt, one reading's, is checked against the average (``reviewStartTilt(east:north:)``).
+    /// When the start's tilt, a moment's (``StartLevel``), is checked against the average (``reviewStartTilt(east:north:)``).
     private var startTiltReview: Double?
+    /// Gravity gathered for a start (``StartLevel``).
+    private var startLevel = StartLevel()
+    /// Whether the estimate ever started: a restart keeps the bias learned.
+    private var hasStarted = false
     /// When the rest detector last handed over a steady window.
     private var lastSteadyWindow = -Double.infinity
     private var biasConfirmation: BiasConfirmation
@@ -229,8 +233,9 @@ public struct AttitudeFusion: Sendable {
     /// A sample with a non-finite value or a zero vector is ignored. `dt ≤ 0` is
     /// ignored too. After a gap longer than ``Settings/maximumTimeStep`` the
     /// heading restarts from this sample's compass, with the tilt held before
-    /// the gap where nothing shows it moved (see `keptLevel`), else from this
-    /// sample's gravity too; the bias and field reference are kept. A shorter
+    /// the gap where nothing shows it moved (see `keptLevel`), else from
+    /// gravity averaged as at the start (``StartLevel``); the bias and field
+    /// reference are kept. A shorter
     /// step that spans lost samples is bridged (``LostSampleBridge``).
     /// A magnetometer reading identical to the previous one is a slower
     /// magnetometer's held value, not a new measurement: it corrects nothing.
@@ -244,12 +249,8 @@ public struct AttitudeFusion: Sendable {
         guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }
         let isNewField = m != lastField
         lastField = m
-        if !isInitialized || dt > settings.maximumTimeStep {
-            let field = carried.offset.map { m - $0 } ?? m
-            let level = isInitialized ? keptLevel(acceleration: a) : nil
-            initialize(up: level?.up ?? a.normalized, tiltVariance: level?.variance ?? coefficients.initialTiltVariance,
-                       magneticField: field, strength: a.length)
-            startTiltReview = level == nil ? elapsed + settings.motionCorrelationTime : nil
+        if !isInitialized || startLevel.isGathering || dt > settings.maximumTimeStep {
+            start(acceleration: a, magneticField: m, angularRate: w, dt: dt)
             return
         }
         guard dt > 0 else { return }
@@ -591,8 +592,8 @@ public struct AttitudeFusion: Sendable {
         gravity.gaveWay()
     }
 
-    /// The start's tilt was one reading's, trusted as far as a board at rest
-    /// allows, but a board switched on while moved was tilted by its
+    /// The start's tilt was a moment's (``StartLevel``), trusted as far as a
+    /// board at rest allows, but a board switched on while moved was tilted by its
     /// acceleration (up to 30° in a hand's sway). One correlation time on, the
     /// average shows how far (`east`, `north`, rad): the tilt is made that
     /// uncertain about each axis, the heading read through it by tan²(dip)
@@ -999,6 +1000,31 @@ public struct AttitudeFusion: Sendable {
     /// is kept, rad: beyond any sustained acceleration of a vehicle (0.6 g).
     static let largestBridgedTilt = 30 * Angle.radiansPerDegree
 
+    /// Starts, or restarts after a gap longer than ``Settings/maximumTimeStep``:
+    /// with the tilt held before the gap where nothing shows it moved, else
+    /// once ``StartLevel`` has averaged gravity for ``Settings/startLevelTime``,
+    /// or until the gyro shows gravity turned by twice the accelerometer's
+    /// error (no heading is reported meanwhile).
+    private mutating func start(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double) {
+        let field = carried.offset.map { m - $0 } ?? m
+        if isInitialized, !startLevel.isGathering, let level = keptLevel(acceleration: a) {
+            initialize(up: level.up, tiltVariance: level.variance, magneticField: field, strength: a.length)
+            startTiltReview = nil
+            return
+        }
+        let continues = startLevel.isGathering && dt > 0 && dt <= settings.maximumTimeStep
+        if !continues { startLevel = StartLevel() }
+        startLevel.add(acceleration: a, rate: w - gyroBias, dt: continues ? dt : 0)
+        isInitialized = false
+        let lag = 2 * settings.accelerometerError / a.length
+        guard startLevel.time >= settings.startLevelTime * (1 - 1e-9) || startLevel.turn >= lag else { return }
+        let mean = startLevel.mean
+        startLevel = StartLevel()
+        initialize(up: mean.normalized, tiltVariance: coefficients.initialTiltVariance, magneticField: field,
+                   strength: mean.length)
+        startTiltReview = elapsed + settings.motionCorrelationTime
+    }
+
     /// Sets the attitude from `up` (in the body frame: the accelerometer's
     /// direction at the start, the tilt held after a gap) and the field.
     private mutating func initialize(up upAxis: Vector3, tiltVariance tilt: Double, magneticField m: Vector3,
@@ -1011,7 +1037,7 @@ public struct AttitudeFusion: Sendable {
         let mE = attitude.rotate(m)
         magnetic.tiltVariance = tilt
         let clean = magnetic.classify(fieldInEarth: mE, norm: m.length, rotation: 0, dt: 0)
-        let keptBias = isInitialized ? errors.bias : Matrix3(diagonal: Vector3(1, 1, 1) * coefficients.initialBiasVariance)
+        let keptBias = hasStarted ? errors.bias : Matrix3(diagonal: Vector3(1, 1, 1) * coefficients.initialBiasVariance)
         let tanDipSquared = mE.z * mE.z / (horizontal * horizontal)
         // The heading is the compass's: off by its noise, the tilt's effect and
         // the compass error, which the next readings at this attitude share.
@@ -1040,6 +1066,7 @@ public struct AttitudeFusion: Sendable {
         pending = PendingField()
         growth = AttitudeErrorFilter.Growth()
         isInitialized = true
+        hasStarted = true
         updateUncertainties()
     }
 

@@ -80,7 +80,7 @@ struct GravityAverage: Hashable, Sendable {
         self.accelerometerError = accelerometerError
     }
 
-    /// Starts from one reading of the specific force's strength, as if level.
+    /// Starts from the specific force's strength at the start, as if level.
     mutating func start(strength: Double, motionVariance initial: Double) {
         mean = Vector3(0, 0, strength)
         samples = 1
