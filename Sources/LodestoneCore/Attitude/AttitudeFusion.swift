@@ -233,9 +233,9 @@ public struct AttitudeFusion: Sendable {
     /// A sample with a non-finite value or a zero vector is ignored. `dt ≤ 0` is
     /// ignored too. After a gap longer than ``Settings/maximumTimeStep`` the
     /// heading restarts from this sample's compass, with the tilt held before
-    /// the gap where nothing shows it moved (see `keptLevel`), else from
-    /// gravity averaged as at the start (``StartLevel``); the bias and field
-    /// reference are kept. A shorter
+    /// the gap where nothing shows it moved (see `keptLevel`), else from this
+    /// sample's gravity too; the bias and field reference are kept. The first
+    /// start levels from gravity averaged over its first moments (``StartLevel``). A shorter
     /// step that spans lost samples is bridged (``LostSampleBridge``).
     /// A magnetometer reading identical to the previous one is a slower
     /// magnetometer's held value, not a new measurement: it corrects nothing.
@@ -249,7 +249,7 @@ public struct AttitudeFusion: Sendable {
         guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }
         let isNewField = m != lastField
         lastField = m
-        if !isInitialized || startLevel.isGathering || dt > settings.maximumTimeStep {
+        if !isInitialized || dt > settings.maximumTimeStep {
             start(acceleration: a, magneticField: m, angularRate: w, dt: dt)
             return
         }
@@ -1000,24 +1000,27 @@ public struct AttitudeFusion: Sendable {
     /// is kept, rad: beyond any sustained acceleration of a vehicle (0.6 g).
     static let largestBridgedTilt = 30 * Angle.radiansPerDegree
 
-    /// Starts, or restarts after a gap longer than ``Settings/maximumTimeStep``:
-    /// with the tilt held before the gap where nothing shows it moved, else
-    /// once ``StartLevel`` has averaged gravity for ``Settings/startLevelTime``,
-    /// or until the gyro shows gravity turned by twice the accelerometer's
-    /// error (no heading is reported meanwhile).
+    /// Starts, or restarts after a gap longer than ``Settings/maximumTimeStep``.
+    /// A restart keeps the tilt held before the gap where nothing shows it
+    /// moved, else levels from the reading. The first start levels once
+    /// ``StartLevel`` has averaged gravity for ``Settings/startLevelTime``, or
+    /// the gyro shows gravity turned by twice the accelerometer's error, or a
+    /// gap ends the gathering (a source slower than the gap's length); no
+    /// heading is reported meanwhile.
     private mutating func start(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double) {
         let field = carried.offset.map { m - $0 } ?? m
-        if isInitialized, !startLevel.isGathering, let level = keptLevel(acceleration: a) {
-            initialize(up: level.up, tiltVariance: level.variance, magneticField: field, strength: a.length)
-            startTiltReview = nil
+        if hasStarted {
+            let level = keptLevel(acceleration: a)
+            initialize(up: level?.up ?? a.normalized, tiltVariance: level?.variance ?? coefficients.initialTiltVariance,
+                       magneticField: field, strength: a.length)
+            startTiltReview = level == nil ? elapsed + settings.motionCorrelationTime : nil
             return
         }
-        let continues = startLevel.isGathering && dt > 0 && dt <= settings.maximumTimeStep
-        if !continues { startLevel = StartLevel() }
-        startLevel.add(acceleration: a, rate: w - gyroBias, dt: continues ? dt : 0)
-        isInitialized = false
+        let gap = dt > settings.maximumTimeStep
+        if gap { startLevel = StartLevel() }
+        startLevel.add(acceleration: a, rate: w - gyroBias, dt: startLevel.isGathering ? max(0, dt) : 0)
         let lag = 2 * settings.accelerometerError / a.length
-        guard startLevel.time >= settings.startLevelTime * (1 - 1e-9) || startLevel.turn >= lag else { return }
+        guard gap || startLevel.time >= settings.startLevelTime * (1 - 1e-9) || startLevel.turn >= lag else { return }
         let mean = startLevel.mean
         startLevel = StartLevel()
         initialize(up: mean.normalized, tiltVariance: coefficients.initialTiltVariance, magneticField: field,

@@ -38,11 +38,12 @@ extension AttitudeFusion {
         /// integrates to a bounded velocity, so it averages out), and readings
         /// closer together than this are not counted as independent.
         public var motionCorrelationTime = 1.0
-        /// How long a start (or a restart after a gap, where nothing kept the
-        /// tilt) averages gravity before it levels, s (``StartLevel``):
-        /// vibration of 10 Hz and faster averages to a third or less, and a
-        /// hand's motion barely moves. A board the gyro shows turning levels
-        /// sooner. No heading is reported meanwhile; 0 levels from one reading.
+        /// How long the first start averages gravity before it levels, s
+        /// (``StartLevel``): vibration of 10 Hz and faster averages to a third
+        /// or less, and a hand's motion barely moves. A board the gyro shows
+        /// turning levels sooner, and a source slower than
+        /// ``maximumTimeStep`` at its second reading. No heading is reported
+        /// meanwhile; 0 levels from one reading.
         public var startLevelTime = 0.2
         /// How long the averaged accelerometer may contradict the filter's tilt
         /// beyond the gate, with no acceleration to explain it, before the
