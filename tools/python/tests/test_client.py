@@ -45,11 +45,27 @@ def test_poll_and_devices_over_tcp(service):
     assert devices["source"] == "simulated"
 
 
+def steers_with_heading(watch, count):
+    """The first `count` STEERs that carry a heading. One sent before the first heading (the
+    gyro fusion levels over its first 0.2 s) has bearing and distance but no delta."""
+    found = []
+    for o in watch:
+        if not isinstance(o, lodestone.Steer):
+            continue
+        if o.raw["trueHeading"] is None:
+            assert o.delta is None and o.bearing is not None, o
+            continue
+        found.append(o)
+        if len(found) == count:
+            return found
+    raise AssertionError(f"the watch ended after {len(found)} STEERs with a heading")
+
+
 def test_steering_gives_bearing_distance_and_turn(service):
     target = (LATITUDE + 0.1, LONGITUDE)
     with lodestone.connect(service.socket) as ls:
         ls.steer(*target, tolerance=10)
-        steers = list(itertools.islice((o for o in ls.watch(heading_filter=0) if isinstance(o, lodestone.Steer)), 5))
+        steers = steers_with_heading(ls.watch(heading_filter=0), 5)
         ls.stop_steering()
     # Due north; 0.1° of latitude near 52.5° N is 11.13 km on the WGS 84 meridian (the
     # meridian radius of curvature there is 6.3755e6 m; 0.1° of it is 11127 m).
