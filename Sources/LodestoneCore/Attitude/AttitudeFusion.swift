@@ -257,9 +257,10 @@ public struct AttitudeFusion: Sendable {
         let (rate, r) = integrate(angularRate: w, dt: dt)
         rest.add(angularRate: w, acceleration: a, field: m, dt: dt)
         let aE = r * (a - leverArm.acceleration)
-        pending.specificForce += a * dt
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, specificForce: aE, dt: dt)
+        // The lever arm is fitted to what the vehicle's own acceleration does not explain.
+        pending.specificForce += (carrier.map { a - r.transposedTimes($0) } ?? a) * dt
         gravity.add(carrier.map { aE - $0 } ?? aE, rotation: r, dt: dt)
         if isNewField { pending.field = m }
         pending.fieldAge = isNewField ? 0 : pending.fieldAge + dt

@@ -9,8 +9,12 @@
 /// roll, and a filter starting at sea learned it as gyro bias: 4° of tilt for
 /// 40 s, the heading 6–9° off for a minute. Marine motion sensors ask for the
 /// lever arm; here it is measured. The acceleration left after gravity (as
-/// the estimate places it) is regressed on the gyro's `[α]× + [ω]×[ω]×`,
-/// both high-passed (``highPassTime``) so that a slowly changing tilt error
+/// the estimate places it) and the vehicle's own (``VehicleAcceleration``,
+/// when a speed gives it) is regressed on the gyro's `[α]× + [ω]×[ω]×`, of
+/// the rotation across up only: a turn about up is a vehicle's curve as
+/// often as a swing, and a car in a roundabout feels what a board on an arm
+/// as long as its radius would, until the next curve has another centre.
+/// Both are high-passed (``highPassTime``) so that a slowly changing tilt error
 /// and the centripetal part's mean do not enter, with exponential forgetting
 /// (``memoryTime``). Each axis of it is taken out only while the fit is sure
 /// of it (three of its standard deviations, counted with the residual's
@@ -74,7 +78,9 @@ public struct LeverArmEstimate: Hashable, Sendable {
         defer { lastRate = w }
         guard let previous = lastRate else { return nil }
         let alpha = (w - previous) * (1 / interval)
-        accumulate(alpha: alpha, rate: w, residual: f - gravity, up: gravity.normalized, interval: interval)
+        let up = gravity.normalized
+        accumulate(alpha: Self.across(alpha, up), rate: Self.across(w, up), residual: f - gravity, up: up,
+                   interval: interval)
         leverArm = solved()
         acceleration = leverArm.map { alpha.cross($0) + w.cross(w.cross($0)) } ?? .zero
         guard !adopted, let arm = leverArm else { return nil }
@@ -135,6 +141,13 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// A gap in the samples: the rate before it gives no angular acceleration after it.
     public mutating func interrupted() {
         lastRate = nil
+    }
+
+    /// The part of `v` across `up`: the swing's share of a rotation. A turn
+    /// about up (a vehicle's curve, about a centre that moves with every
+    /// curve) would otherwise be fitted as an arm as long as the curve's radius.
+    static func across(_ v: Vector3, _ up: Vector3) -> Vector3 {
+        v - up * v.dot(up)
     }
 
     /// `[v]×`: the matrix that takes u to v × u.

@@ -56,6 +56,27 @@ import Testing
         #expect(estimate.leverArm == nil)
     }
 
+    /// A car's curve: the board turns about up at 0.44 rad/s for 30 s and
+    /// feels 3 m/s² toward the centre, 16 m off (7 m/s in a roundabout), as a
+    /// board on a 16 m arm would. The next curve turns about another centre,
+    /// so a turn about up teaches no arm; the fit took this one for 5–9 m.
+    @Test func aCurveAboutUpTeachesNoArm() {
+        var estimate = LeverArmEstimate()
+        let rate = 0.44, radius = 16.0, g = 9.81
+        var random = SystemRandomNumberGenerator()
+        for k in 0..<Int(60 / Self.step) {
+            let t = Double(k) * Self.step
+            let on = min(1, max(0, t - 5)) - min(1, max(0, t - 35))
+            let w = Vector3(0, 0, -rate * on)
+            let jitter = Vector3(Double.random(in: -1...1, using: &random), Double.random(in: -1...1, using: &random),
+                                 Double.random(in: -1...1, using: &random)) * (0.05 * 3.0.squareRoot())
+            let force = Vector3(rate * rate * on * on * radius, 0, g) + jitter
+            _ = estimate.observe(rate: w, specificForce: force, gravity: Vector3(0, 0, g), interval: Self.step)
+            #expect(estimate.leverArm == nil, "learned \(String(describing: estimate.leverArm)) at \(t) s")
+            if estimate.leverArm != nil { return }
+        }
+    }
+
     /// A board out to the side of the roll axis rises and falls with the roll:
     /// most of its swing's acceleration lies along gravity, as a heave's does,
     /// and tilts nothing; only the part across gravity (the roll's share of it,
