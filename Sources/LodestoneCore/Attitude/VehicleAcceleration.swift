@@ -17,6 +17,10 @@ import Darwin
 /// position source's v it is known exactly. u is the course over ground when
 /// the receiver reports one at a speed where it means something, else the
 /// board's forward axis (a board mounted facing the way the vehicle drives).
+/// A report is a second old by the next one, 25° in a roundabout: the course
+/// is carried from report to report by the board's own turning, as the
+/// angle between the course and the forward axis's heading when it came
+/// (the vehicle's slip and the board's mounting, which change slowly).
 ///
 /// v' comes from successive speed reports (a receiver updates about once a
 /// second), smoothed over ``smoothingTime``. Samples carry the latest report
@@ -56,6 +60,9 @@ public struct VehicleAcceleration: Hashable, Sendable {
     private var repeatedReports = 0.0
     private var recentForce: Vector3?
     private var delayedForce = Vector3.zero
+    /// The last course reported, and it less the forward axis's heading then, rad.
+    private var lastCourse: Double?
+    private var courseOffset = 0.0
 
     public init(smoothingTime: Double = 1, slowestCourseSpeed: Double = 2, longestReportGap: Double = 5,
                 vibrationTime: Double = 0.25) {
@@ -145,12 +152,19 @@ public struct VehicleAcceleration: Hashable, Sendable {
         speedChange += (change - speedChange) * min(1, gap / smoothingTime)
     }
 
-    private func direction(speed: Double, course: Double?, forward: Vector3, rotation r: Matrix3) -> Vector3? {
-        if let course, course.isFinite, speed >= slowestCourseSpeed {
-            return Vector3(sin(course), cos(course), 0)
-        }
+    private mutating func direction(speed: Double, course: Double?, forward: Vector3, rotation r: Matrix3) -> Vector3? {
         let f = r * forward
         let h = (f.x * f.x + f.y * f.y).squareRoot()
-        return h > 1e-3 ? Vector3(f.x / h, f.y / h, 0) : nil
+        guard let course, course.isFinite, speed >= slowestCourseSpeed else {
+            lastCourse = nil
+            return h > 1e-3 ? Vector3(f.x / h, f.y / h, 0) : nil
+        }
+        guard h > 1e-3 else { return Vector3(sin(course), cos(course), 0) }
+        let heading = atan2(f.x, f.y)
+        if course != lastCourse {
+            lastCourse = course
+            courseOffset = remainder(course - heading, 2 * Double.pi)
+        }
+        return Vector3(sin(heading + courseOffset), cos(heading + courseOffset), 0)
     }
 }
