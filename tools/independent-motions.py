@@ -303,7 +303,7 @@ def record(motion, path, seed, rate=100.0, dip=65.0, strength=50.0):
                "truth_w", "truth_x", "truth_y", "truth_z", "movement"]
     data = [t, *np.round(accel, 4).T, *np.round(mag, 3).T, *(np.round(gyro / 1e-5) * 1e-5).T,
             *quaternion_from_matrix(r).T, (t >= 10).astype(float)]
-    formats = ["%.2f"] + ["%.6g"] * 9 + ["%.17g"] * 4 + ["%d"]
+    formats = ["%.6f"] + ["%.6g"] * 9 + ["%.17g"] * 4 + ["%d"]
     if motion.speed_track is not None:
         report = np.floor(t)   # once a second, held
         speed, track = motion.speed_track(report)

@@ -38,9 +38,11 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// The fastest swing, rad/s (the angular acceleration's RMS over the
     /// RMS of the rate about its slow mean), whose lever arm is taken out: each interval's
     /// lever acceleration is taken out of the next interval's samples, a
-    /// correction interval or two late, 5–9° of phase at this rate. A boat
-    /// rolls at about 1 rad/s; a hand moves the board at 6–25.
-    public static let fastestSwing = 2.0
+    /// correction interval or two late, 9–18° of phase at this rate, which
+    /// leaves 2·sin(phase/2), 16–32 %, of the swing's acceleration where all
+    /// of it stayed before. A boat rolls at about 1 rad/s, a board hanging
+    /// 0.6–2.5 m below a pivot swings at 2–4; a hand moves the board at 6–25.
+    public static let fastestSwing = 4.0
     /// The largest lever arm believed, m: beyond it the fit has found
     /// something else.
     public static let longest = 30.0
