@@ -259,7 +259,6 @@ public struct AttitudeFusion: Sendable {
         let aE = r * (a - leverArm.acceleration)
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, specificForce: aE, dt: dt)
-        // The lever arm is fitted to what the vehicle's own acceleration does not explain.
         pending.specificForce += (carrier.map { a - r.transposedTimes($0) } ?? a) * dt
         gravity.add(carrier.map { aE - $0 } ?? aE, rotation: r, dt: dt)
         if isNewField { pending.field = m }
@@ -282,7 +281,8 @@ public struct AttitudeFusion: Sendable {
         var forgetting = 0.0
         /// What the rotation over lost samples may be off by, rad² about each axis.
         var bridgedVariance = 0.0
-        /// The specific force summed over the samples since the last correction, times their steps, m/s.
+        /// The specific force summed over the samples since the last correction, times their steps, m/s,
+        /// less the vehicle's acceleration where a speed gives it: what the lever arm is fitted to.
         var specificForce = Vector3.zero
     }
 
