@@ -23,7 +23,9 @@ Motions: yaw swept ±90° (periods 120 s and 600 s), a slow turn whose rate wand
 turns of a tilted mount, 90° steps with 30 s holds (a rotator), a hand fidgeting through
 every attitude (fast and slow), a board hanging 1, 2 and 4 m below a pivot and swinging
 ±20°/±8° at the pendulum's own period while the pivot turns, a person looking around, a
-level trolley pushed to and fro, a lift, and a car with and without speed. Each is scored
+level trolley pushed to and fro, a lift, a walk with steps and corners, a boat's roll, pitch
+and heave with the sensor 4 m up the mast or 2 m below the roll axis, and a car with and
+without speed. Each is scored
 by `lodestone evaluate --calibration none` (gyro fusion and compass mode), VQF and x-io
 Fusion as tools/side-by-side.py runs them, over the rows after the first 10 s. A row is
 flagged when Lodestone's heading RMSE exceeds VQF's, or the compass's by more than 5 % +
@@ -245,6 +247,59 @@ def car(rng, with_speed):
                        arm=(0.3, 1.2, 0.5), speed_track=reports, acceleration_step=0.05)
 
 
+def walk(seed):
+    """Walking at 1.4 m/s, 1.9 steps a second, the board held in front pitched 30°: the step's
+    bob, surge and sway, the hand's drift and tremor, corners of 45–180° in 3 s."""
+    rng = np.random.default_rng(seed)
+    steps = 1.9 + 0.1 * rng.standard_normal()
+    corners, start = [], 30.0
+    while start < 280:
+        corners.append((start, rng.choice([-1, 1]) * rng.choice([45, 90, 180])))
+        start += rng.uniform(25, 40)
+
+    def course(t):
+        return 0.7 + sum(D2R * angle * smooth_step(t, c, c + 3) for c, angle in corners)
+
+    def walking(t):
+        return smooth_step(t, 10, 12)
+    tremor = [random_sines(rng, 6, 3, 8, 0.4 * D2R) for _ in range(3)]
+    drift = [random_sines(rng, 3, 0.02, 0.2, 4 * D2R) for _ in range(3)]
+    grid = np.arange(0, 305, 0.005)
+    speed, heading = 1.4 * walking(grid), course(grid)
+    east, north = np.cumsum(speed * np.sin(heading)) * 0.005, np.cumsum(speed * np.cos(heading)) * 0.005
+
+    def position(t):
+        h, w = course(t), walking(t)
+        bob, surge = w * 0.03 * np.sin(2 * math.pi * steps * t), w * 0.02 * np.sin(2 * math.pi * steps * t + 1)
+        sway = w * 0.03 * np.sin(math.pi * steps * t)
+        return np.stack([np.interp(t, grid, east) + surge * np.sin(h) + sway * np.cos(h),
+                         np.interp(t, grid, north) + surge * np.cos(h) - sway * np.sin(h), 1.2 + bob], -1)
+    return EulerMotion(300, lambda t: course(t) + drift[2](t) + tremor[2](t) + walking(t) * 3 * D2R * np.sin(math.pi * steps * t + 0.5),
+                       lambda t: 30 * D2R + drift[0](t) + tremor[0](t) + walking(t) * 2 * D2R * np.sin(2 * math.pi * steps * t),
+                       lambda t: drift[1](t) + tremor[1](t) + walking(t) * 3 * D2R * np.sin(math.pi * steps * t),
+                       position, acceleration_step=0.01)
+
+
+def boat(seed, arm):
+    """3 m/s with roll (±20° at 7–9 s), pitch (±8° at 5–7 s), heave (±1 m at 6–8 s) and a yaw
+    sway about a course that turns slowly; the sensor at `arm` (m) from the point it rolls about."""
+    rng = np.random.default_rng(seed)
+
+    def on(t):
+        return smooth_step(t, 10, 20)
+    roll, pitch = random_sines(rng, 3, 1 / 9, 1 / 7, 14 * D2R), random_sines(rng, 3, 1 / 7, 1 / 5, 5.5 * D2R)
+    heave, sway = random_sines(rng, 3, 1 / 8, 1 / 6, 0.7), random_sines(rng, 3, 1 / 30, 1 / 10, 3 * D2R)
+
+    def course(t):
+        return 0.4 + D2R * 0.2 * np.maximum(t - 20, 0) * (1 + 0.5 * np.sin(2 * math.pi * t / 300))
+    grid = np.arange(0, 605, 0.01)
+    speed, heading = 3 * on(grid), course(grid)
+    east, north = np.cumsum(speed * np.sin(heading)) * 0.01, np.cumsum(speed * np.cos(heading)) * 0.01
+    return EulerMotion(600, lambda t: course(t) + on(t) * sway(t), lambda t: on(t) * pitch(t), lambda t: on(t) * roll(t),
+                       lambda t: np.stack([np.interp(t, grid, east), np.interp(t, grid, north), on(t) * heave(t)], -1),
+                       arm=arm, acceleration_step=0.02)
+
+
 def motions():
     rng = np.random.default_rng(5)
     fidget = [random_sines(rng, 6, 0.02, 0.6, 40 * D2R) for _ in range(3)]
@@ -274,6 +329,9 @@ def motions():
             [0 * t, ramp(t) * pushes(t) / (2 * math.pi * 0.15) ** 2, 0 * t], -1)),
         "lift": lambda: EulerMotion(300, lambda t: 0.2 + turned(0.7)(t), position=lambda t: np.stack(
             [0 * t, 0 * t, ramp(t) * 3 * np.sin(2 * math.pi * t / 20)], -1)),
+        "walk": lambda: walk(1),
+        "boat-mast-4m": lambda: boat(1, (0, 0, 4)),
+        "boat-below-2m": lambda: boat(3, (0.5, 1, -2)),
         "car": lambda: car(np.random.default_rng(11), with_speed=False),
         "car-speed": lambda: car(np.random.default_rng(11), with_speed=True),
     }
