@@ -758,14 +758,19 @@ public struct AttitudeFusion: Sendable {
     /// be wrong. Its estimate of the compass's error is dropped and its heading
     /// variance grows by the disagreement, so that the compass moves the heading, and its bias
     /// variance about up by the drift rate that would explain it, so the next
-    /// readings pull heading and bias back.
+    /// readings pull heading and bias back. Not the bias while the compass is
+    /// read less an offset the filter is still learning (a carried or a room
+    /// field): a wrong offset turns with the board, and its readings would
+    /// teach the bias a drift the gyro never had.
     private mutating func giveWayToCompass(disagreement: Double, lasting: Double, rotation r: Matrix3) {
         // What the filter held of the compass's own error was part of the mistake.
         compassError = 0
         errors.forgetCompassError(variance: compassErrorVariance)
         errors.angle[2, 2] += disagreement * disagreement
-        let drift = disagreement / max(lasting, 1)
-        errors.widenBias(along: r.row2, variance: min(coefficients.initialBiasVariance, drift * drift))
+        if carried.offset == nil, room.removed == nil {
+            let drift = disagreement / max(lasting, 1)
+            errors.widenBias(along: r.row2, variance: min(coefficients.initialBiasVariance, drift * drift))
+        }
         agreement.reset()
         restartUnaveraged(up: r.row2)
     }

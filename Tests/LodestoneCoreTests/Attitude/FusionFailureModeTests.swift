@@ -414,6 +414,27 @@ import Testing
         #expect(r.rmse < 3, "RMSE \(r.rmse)°")
     }
 
+    /// A calibrated board (its profile's fit error giving a compass error of
+    /// 0.5°) turning at 5 °/s, with 5.7 µT switched on in the room at 100 s and
+    /// fading out from 140 s (`tools/room-field-probe.py`'s turn-9-room2). The
+    /// step was taken for a carried field, whose offset, removed in the body
+    /// frame, turned the readings with the board; the compass agreement gave
+    /// way to them and widened the bias, which they then taught a drift of
+    /// 1.1 °/s. When the offset was dropped the compass jumped, and was held as
+    /// shifted until the filter's uncertainty covered it: the heading ran
+    /// round for 230 s (74.6° RMSE, 40 % beyond 3σ). Giving way no longer
+    /// widens the bias while the compass is read less an offset.
+    @Test func aRoomFieldTakenForACarriedOneDoesNotTeachTheBias() {
+        var settings = AttitudeFusion.Settings()
+        settings.compassError = 0.5
+        let lamp = SyntheticRecording.RoomField(start: 100, end: 140, field: Vector3(1.51, -5.042, 2.234), fade: 30)
+        let r = Self.run(.levelTurn(.init(rate: 5, turnDuration: 578)), bias: Vector3(0.2, -0.1, 0.3),
+                         settings: settings, seed: 9, roomFields: [lamp])
+        print("measured room field taken for a carried one: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
+        #expect(r.rmse < 5, "RMSE \(r.rmse)°")
+        #expect(r.worst < 20, "worst \(r.worst)°")
+    }
+
     /// A car with a field fixed in the earth frame from 100 s on (6.4 µT, as
     /// on a long steel bridge), within the strength and dip tolerances.
     ///
