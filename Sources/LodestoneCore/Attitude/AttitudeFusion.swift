@@ -75,6 +75,9 @@ public struct AttitudeFusion: Sendable {
     public private(set) var compassSpread: CompassErrorSpread
     /// The compass error's variance (1σ squared), rad².
     public var compassErrorVariance: Double { compassSpread.variance }
+    /// Whether the compass is read less an offset the filter is still
+    /// learning: a carried field's, or a field's switched on in the room.
+    private var readsCompassLessAnOffset: Bool { carried.offset != nil || room.removed != nil }
     /// The sensors' noise as learned at rest.
     public private(set) var noise: SensorNoiseEstimate
 
@@ -672,7 +675,7 @@ public struct AttitudeFusion: Sendable {
         }
         lastMagneticReadingRejected = true
         defer {
-            rawFieldDisturbed = (carried.offset != nil || room.removed != nil)
+            rawFieldDisturbed = readsCompassLessAnOffset
                 && !magnetic.matches(fieldInEarth: measuredE, norm: measuredE.length)
         }
         guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: pending.rotation, dt: dt),
@@ -731,7 +734,7 @@ public struct AttitudeFusion: Sendable {
         correction += errors.measureHeading(innovation: innovation, noise: white)
         unaveraged.measuredHeading(noise: white)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
-        if carried.offset == nil, room.removed == nil {
+        if !readsCompassLessAnOffset {
             let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = loops.variance
             let smoothed = compassSpread.observe(innovation: innovation + compassError + correction.compass,
                                                  whiteVariance: white, attitude: attitude, time: elapsed) { turned, time in
@@ -767,7 +770,7 @@ public struct AttitudeFusion: Sendable {
         compassError = 0
         errors.forgetCompassError(variance: compassErrorVariance)
         errors.angle[2, 2] += disagreement * disagreement
-        if carried.offset == nil, room.removed == nil {
+        if !readsCompassLessAnOffset {
             let drift = disagreement / max(lasting, 1)
             errors.widenBias(along: r.row2, variance: min(coefficients.initialBiasVariance, drift * drift))
         }
