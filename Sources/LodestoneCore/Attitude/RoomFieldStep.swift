@@ -27,7 +27,8 @@ struct RoomFieldStep: Sendable {
     private(set) var removed: Field?
     /// The last step taken for a carried field while that field is tentative.
     private var unresolved: Field?
-    /// How long the readings without the room's field have agreed with the heading better than with it, s.
+    /// How long the readings without the room's field have agreed with the heading better than with it,
+    /// less twice the time they did not, s.
     private var fadedFor = 0.0
 
     /// The room's field stepped by `step`; `gateSquared` is the squared gate
@@ -91,10 +92,13 @@ struct RoomFieldStep: Sendable {
     }
 
     /// Whether the reading without the room's field `agrees` with the heading,
-    /// and better than with it; after `longest` seconds of that, the step
-    /// ends. Returns whether it ended.
+    /// and better than with it. The step ends once the readings have agreed
+    /// for `longest` seconds more than twice the time they did not: as the
+    /// field fades, what is left of it nears the tests' edge, and one reading
+    /// in a few misses by noise alone, so one miss must not start the time
+    /// again. Returns whether it ended.
     mutating func observeFading(agrees: Bool, dt: Double, longest: Double) -> Bool {
-        fadedFor = agrees ? fadedFor + dt : 0
+        fadedFor = agrees ? fadedFor + dt : max(0, fadedFor - 2 * dt)
         guard fadedFor >= longest else { return false }
         removed = nil
         fadedFor = 0

@@ -435,6 +435,26 @@ import Testing
         #expect(r.worst < 20, "worst \(r.worst)°")
     }
 
+    /// An uncalibrated board turning at 5 °/s, with 6 µT switched on in the
+    /// room at 100 s, on for a minute and then fading over a minute
+    /// (`tools/room-field-probe.py`'s turn-9-room1). The step was removed as the
+    /// room's; as it faded the heading followed the corrected readings 15° off,
+    /// and the correction was never ended: its end waited for 5 s in which
+    /// every reading fitted the earth's field better without it, and about one
+    /// reading in twelve, its strength only 3 µT off, did not. The heading
+    /// stayed 15° off for the next six minutes (12.9° RMSE; the compass alone
+    /// 5.7°). One reading that does not fit now takes back twice its time
+    /// instead of restarting the count.
+    @Test func aRoomFieldThatFadesIsNotRemovedForever() {
+        var settings = AttitudeFusion.Settings()
+        settings.compassError = 5
+        let heater = SyntheticRecording.RoomField(start: 100, end: 160, field: Vector3(5.376, 2.020, -1.889), fade: 60)
+        let r = Self.run(.levelTurn(.init(rate: 5, turnDuration: 578)), bias: Vector3(0.2, -0.1, 0.3), settling: 260,
+                         settings: settings, seed: 9, roomFields: [heater])
+        print("measured room field faded by 220 s, from 260 s on: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
+        #expect(r.rmse < 3, "RMSE \(r.rmse)° once the field has gone")
+    }
+
     /// A car with a field fixed in the earth frame from 100 s on (6.4 µT, as
     /// on a long steel bridge), within the strength and dip tolerances.
     ///
