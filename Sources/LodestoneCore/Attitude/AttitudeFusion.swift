@@ -648,7 +648,7 @@ public struct AttitudeFusion: Sendable {
         let measuredE = r * m
         magnetic.tiltVariance = errors.largestTiltVariance
         offsetHeadingVariance = 0
-        imported.turned(by: pending.rotation, correlationAngle: coefficients.compassCorrelationAngle)
+        imported.turned(to: attitude, correlationAngle: coefficients.compassCorrelationAngle)
         let holding = fieldStepped(m, rotation: r, rate: rate, dt: dt)
         room.aged(dt: dt, growthTime: settings.fieldReferenceTime)
         let m = room.removed.map { m - r.transposedTimes($0.earth) } ?? m

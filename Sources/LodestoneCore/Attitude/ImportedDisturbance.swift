@@ -18,11 +18,13 @@ import Darwin
 /// followed here, as a consider state of one (the bend itself never
 /// estimated): each reading the filter takes moves the heading by its gain k,
 /// and with it, k of that reading's possible bend; clean readings take it out
-/// the same way, and turning makes it another. Its square is added to the
+/// the same way, and turning away makes it another. Its square is added to the
 /// heading's reported variance.
 struct ImportedDisturbance: Sendable {
     /// The bend the heading may carry, rad (one standard deviation).
     private(set) var bend = 0.0
+    /// Where the board was when the bend was last aged by turning.
+    private var anchor: Quaternion?
 
     /// The variance it adds to the heading's, rad².
     var variance: Double { bend * bend }
@@ -34,15 +36,25 @@ struct ImportedDisturbance: Sendable {
         bend += (possibleBend - bend) * k
     }
 
-    /// The board turned by `angle` rad: a bend that comes with the attitude
-    /// (a calibration's residual, a field near the board) is another one
-    /// after `correlationAngle`.
-    mutating func turned(by angle: Double, correlationAngle: Double) {
-        guard bend != 0 else { return } // the usual case: no exp for nothing
+    /// The board is at `attitude`: a bend that comes with the attitude (a
+    /// calibration's residual, a field near the board) is another one after
+    /// `correlationAngle` (rad) of turning away from where it was taken. The
+    /// turn counted is the net one, from an anchor moved on each quarter of
+    /// that angle: a walker's or a boat's sway turns the board back and forth
+    /// through tens of degrees a second and leaves it where it was.
+    mutating func turned(to attitude: Quaternion, correlationAngle: Double) {
+        guard bend != 0, let a = anchor else {
+            anchor = attitude
+            return
+        }
+        let angle = 2 * acos(min(1, abs(a.dot(attitude))))
+        guard angle >= 0.25 * correlationAngle else { return }
         bend *= exp(-angle / correlationAngle)
+        anchor = attitude
     }
 
     mutating func reset() {
         bend = 0
+        anchor = nil
     }
 }
