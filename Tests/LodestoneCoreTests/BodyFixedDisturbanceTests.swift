@@ -169,6 +169,33 @@ import LodestoneSimulation
         #expect(at < 1.5, "dropped after \(at) s")
     }
 
+    /// A step fixed in the room, taken at first for a carried field's (a
+    /// board lying still cannot tell), on a board that then turns at 5 °/s:
+    /// its residuals hold still in the earth frame and turn in the body frame.
+    /// The tentative offset, removed in the body frame, turns the readings
+    /// with the board; it must go as soon as the turning shows the room's
+    /// field, not only when the residuals have strayed from it beyond their
+    /// allowance, which in motion is wide (3 µT² here, as a walk's attitude
+    /// uncertainty gives): 124° into the turn before, about 35° now.
+    @Test func aTentativeStepFixedInTheRoomIsDroppedOnceTheTurningShowsIt() throws {
+        var e = estimator()
+        let room = Vector3(4, -3, 2)
+        let turning = { (t: Double) in Quaternion(axis: Vector3(0, 0, 1), angle: 0.3 + 5 * Double.pi / 180 * max(0, t - 5)) }
+        e.stepped(by: turning(0).conjugate.rotate(room), variance: 0.01, tolerated: 1, rotation: turning(0).rotationMatrix)
+        var droppedAt: Double?
+        var random = RandomSource(seed: 41)
+        for i in 0..<3_000 {
+            let t = Double(i) * dt, q = turning(t)
+            let r = q.conjugate.rotate(room) + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.5
+            e.update(residual: r, earth: q.rotate(r), allowance: 3, dt: dt)
+            if droppedAt == nil, e.offset == nil { droppedAt = t }
+        }
+        let at = try #require(droppedAt, "never dropped")
+        print("tentative room step dropped at \(at) s, \(5 * (at - 5))° into the turn")
+        #expect(at > 5, "not while the board lay still")
+        #expect(at < 14, "dropped \(5 * (at - 5))° into the turn")
+    }
+
     // MARK: Inside the fusion
 
     /// The board lies still for 10 s, then turns every which way. At 30 s a

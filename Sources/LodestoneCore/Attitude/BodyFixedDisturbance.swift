@@ -35,7 +35,8 @@
 ///
 /// A field that came in one step (``FieldStep``) need not wait for the board
 /// to turn: the step is the offset at once (``stepped(by:variance:tolerated:rotation:)``),
-/// tentative until the turning shows it is carried.
+/// tentative until the turning shows it is carried, and dropped as soon as the
+/// turning shows it is fixed in the room instead (``RoomFieldStep`` then takes it).
 public struct BodyFixedDisturbance: Hashable, Sendable {
     /// How long a change of the residual must last to count as a new offset,
     /// s: the residual is averaged over this time before it is compared.
@@ -62,12 +63,16 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
     /// residual held before (the attitude's errors, a room's field).
     private var baseline: Vector3?
     private var stepVariance = 0.0
+    /// Whether the step came with no offset before it: only then are the
+    /// residuals since the step's alone, to be told fixed in the room.
+    private var stepCameAlone = false
 
     private var recent = Vector3.zero     // residual averaged over `changeTime`, µT
     private var recentAllowance = 0.0     // its expected spread, averaged the same way, µT²
     private var mean = Vector3.zero       // candidate offset, body frame, µT
     private var earthMean = Vector3.zero  // the same residuals averaged in the earth frame, µT
     private var spread = 0.0              // mean |r − mean|², µT²
+    private var earthSpread = 0.0         // the same about earthMean, in the earth frame, µT²
     private var time = 0.0                // how long the candidate has held, s
     private let gateSquared: Double
 
@@ -97,20 +102,29 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
         if time > 0, !removed, change <= gateSquared * recentAllowance {
             time += dt
             let k = dt / min(time, averagingTime)
-            let d = r - mean
+            let d = r - mean, e = earth - earthMean
             mean += d * k
-            earthMean += (earth - earthMean) * k
+            earthMean += e * k
             spread += (d.squaredLength * (1 - k) - spread) * k
+            earthSpread += (e.squaredLength * (1 - k) - earthSpread) * k
         } else {
             offset = nil
             baseline = nil
             mean = recent
             earthMean = earth
             spread = 0
+            earthSpread = 0
             time = dt
         }
         let variance = spread * correlationTime / min(time, averagingTime)
         let significant = time > correlationTime && mean.squaredLength - earthMean.squaredLength > gateSquared * variance
+        if baseline != nil, stepCameAlone, fixedInTheRoom {
+            // The step turned with the room, not with the board: the readings
+            // are no longer corrected as if it were carried.
+            offset = nil
+            baseline = nil
+            return nil
+        }
         if let b = baseline, !significant {
             offset = mean - b
             offsetVariance = variance + stepVariance
@@ -137,6 +151,7 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
     /// `r` is the body → earth rotation.
     public mutating func stepped(by step: Vector3, variance: Double, tolerated: Double, rotation r: Matrix3) {
         let before = offset ?? .zero, after = before + step
+        stepCameAlone = offset == nil
         let base = mean - before
         // The evidence for a carried field starts again from the residual's
         // mean with the step in it, worth ``changeTime`` of readings: turned
@@ -145,6 +160,7 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
         mean += step
         earthMean = r * mean
         spread = 0
+        earthSpread = 0
         time = changeTime
         guard after.squaredLength > gateSquared * (variance + (offset != nil ? tolerated : 0)) else {
             offset = nil
@@ -155,6 +171,14 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
         stepVariance = variance
         offset = after
         offsetVariance = variance
+    }
+
+    /// Whether a field fixed in the room explains the residuals significantly
+    /// better than a carried one: the same test the other way round, the
+    /// earth frame's mean against its own spread.
+    private var fixedInTheRoom: Bool {
+        let variance = earthSpread * correlationTime / min(time, averagingTime)
+        return time > correlationTime && earthMean.squaredLength - mean.squaredLength > gateSquared * variance
     }
 
     /// Forgets the offset and the candidate (the reference field changed).
