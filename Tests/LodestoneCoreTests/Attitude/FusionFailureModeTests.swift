@@ -470,6 +470,12 @@ import Testing
     /// with the step added as a vector, and it was not taken for the room's
     /// (19.5° RMSE, 17 % beyond 3σ). It is now also matched in the horizontal
     /// strength and the vertical part, which a heading error leaves alone.
+    ///
+    /// Both still followed the field for a while (4.5° and 2.0° RMSE, worst
+    /// 14.5° and 12.7°): the tentative carried offset was dropped only when
+    /// the residuals strayed beyond an allowance a car's attitude uncertainty
+    /// makes wide. It now goes as soon as the turning shows the field fixed in
+    /// the room (``BodyFixedDisturbance``).
     @Test(arguments: [5.0, 1.0])
     func aFieldBesideTheRoadIsNotFollowed(compassError: Double) {
         var settings = AttitudeFusion.Settings()
@@ -479,7 +485,8 @@ import Testing
                          roomFields: [bridge])
         print("measured room field beside a drive, compass error \(compassError)°: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
         #expect(r.beyondThree <= 0.01, "the error lay beyond three times the reported uncertainty in \(100 * r.beyondThree) % of the samples")
-        #expect(r.rmse < 6, "RMSE \(r.rmse)°")
+        #expect(r.rmse < 1.5, "RMSE \(r.rmse)°")
+        #expect(r.worst < 5, "worst \(r.worst)°")
     }
 
     /// The gyro's bias jumps by 2 °/s about up mid-run (a knock, a temperature
