@@ -667,6 +667,7 @@ public struct AttitudeFusion: Sendable {
         }
         let horizontalSquared = mE.x * mE.x + mE.y * mE.y
         let offsetVariance = (carried.offset != nil ? carried.offsetVariance : 0) + (room.removed?.variance ?? 0)
+            + tentativeStepAmbiguity(rotation: r)
         if offsetVariance > 0 {
             offsetHeadingVariance = offsetVariance / (1.5 * horizontalSquared) // 2 of 3 axes are horizontal
         }
@@ -841,6 +842,17 @@ public struct AttitudeFusion: Sendable {
                                      gateSquared: coefficients.magneticGateSquared)
         }
         return offset
+    }
+
+    /// A step taken for a carried field, while the turning has not yet shown
+    /// whether it is: if it is the room's, removing it in the body frame is off
+    /// by the difference between the step turned with the board since and the
+    /// step as it was in the earth frame, µT². A board that turns away from
+    /// where the step came would otherwise read a calibrated compass through a
+    /// correction as wrong as the turn makes it, and follow it.
+    private func tentativeStepAmbiguity(rotation r: Matrix3) -> Double {
+        guard carried.isTentative, let offset = carried.offset, let step = room.unresolved else { return 0 }
+        return (r * offset - step.earth).squaredLength
     }
 
     /// Looks for a step of the body-frame field (``FieldStep``) and hands a

@@ -26,7 +26,7 @@ struct RoomFieldStep: Sendable {
     /// The room's field removed from the readings, if one is.
     private(set) var removed: Field?
     /// The last step taken for a carried field while that field is tentative.
-    private var unresolved: Field?
+    private(set) var unresolved: Field?
     /// How long the readings without the room's field have agreed with the heading better than with it,
     /// less twice the time they did not, s.
     private var fadedFor = 0.0

@@ -424,6 +424,12 @@ import Testing
     /// shifted until the filter's uncertainty covered it: the heading ran
     /// round for 230 s (74.6° RMSE, 40 % beyond 3σ). Giving way no longer
     /// widens the bias while the compass is read less an offset.
+    ///
+    /// That left the heading following the wrongly corrected readings up to
+    /// 18° off while the step was tentative (3.3° RMSE, 3.9 % beyond 3σ): a
+    /// calibrated compass was read through a correction as wrong as the
+    /// board's turn since the step made it. That possible error now counts in
+    /// the correction's variance while the step is tentative.
     @Test func aRoomFieldTakenForACarriedOneDoesNotTeachTheBias() {
         var settings = AttitudeFusion.Settings()
         settings.compassError = 0.5
@@ -431,8 +437,9 @@ import Testing
         let r = Self.run(.levelTurn(.init(rate: 5, turnDuration: 578)), bias: Vector3(0.2, -0.1, 0.3),
                          settings: settings, seed: 9, roomFields: [lamp])
         print("measured room field taken for a carried one: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
-        #expect(r.rmse < 5, "RMSE \(r.rmse)°")
-        #expect(r.worst < 20, "worst \(r.worst)°")
+        #expect(r.beyondThree <= 0.01, "the error lay beyond three times the reported uncertainty in \(100 * r.beyondThree) % of the samples")
+        #expect(r.rmse < 1.5, "RMSE \(r.rmse)°")
+        #expect(r.worst < 8, "worst \(r.worst)°")
     }
 
     /// An uncalibrated board turning at 5 °/s, with 6 µT switched on in the
