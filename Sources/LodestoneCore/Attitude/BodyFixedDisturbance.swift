@@ -116,9 +116,9 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
             earthSpread = 0
             time = dt
         }
-        let variance = spread * correlationTime / min(time, averagingTime)
-        let significant = time > correlationTime && mean.squaredLength - earthMean.squaredLength > gateSquared * variance
-        if baseline != nil, stepCameAlone, fixedInTheRoom {
+        let variance = meanVariance(spread: spread)
+        let significant = explains(mean, betterThan: earthMean, variance: variance)
+        if baseline != nil, stepCameAlone, explains(earthMean, betterThan: mean, variance: meanVariance(spread: earthSpread)) {
             // The step turned with the room, not with the board: the readings
             // are no longer corrected as if it were carried.
             offset = nil
@@ -173,12 +173,17 @@ public struct BodyFixedDisturbance: Hashable, Sendable {
         offsetVariance = variance
     }
 
-    /// Whether a field fixed in the room explains the residuals significantly
-    /// better than a carried one: the same test the other way round, the
-    /// earth frame's mean against its own spread.
-    private var fixedInTheRoom: Bool {
-        let variance = earthSpread * correlationTime / min(time, averagingTime)
-        return time > correlationTime && earthMean.squaredLength - mean.squaredLength > gateSquared * variance
+    /// The variance of the residuals' mean in one frame, given their `spread`
+    /// about it there: readings closer than ``correlationTime`` count once.
+    private func meanVariance(spread: Double) -> Double {
+        spread * correlationTime / min(time, averagingTime)
+    }
+
+    /// Whether the residuals' mean in one frame (`a`) explains them
+    /// significantly better than their mean in the other (`b`): a carried
+    /// field's mean holds in the body frame, a room's in the earth frame.
+    private func explains(_ a: Vector3, betterThan b: Vector3, variance: Double) -> Bool {
+        time > correlationTime && a.squaredLength - b.squaredLength > gateSquared * variance
     }
 
     /// Forgets the offset and the candidate (the reference field changed).
