@@ -97,6 +97,10 @@ public struct AttitudeFusion: Sendable {
     private var room = RoomFieldStep()
     /// The bend the heading took in from readings in a field disturbed within the tolerances.
     private var imported = ImportedDisturbance()
+    /// The compass's deviation with heading, learned as the board turns about a steady up.
+    private var deviation: CompassDeviation
+    /// The deviation taken from the last reading, rad; nil when none was.
+    private var deviationInUse: Double?
     private var lastMagneticReadingRejected = false
     private var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
@@ -156,6 +160,10 @@ public struct AttitudeFusion: Sendable {
                                      longAveragingTime: settings.compassPairTime,
                                      correlationAngle: coefficients.compassCorrelationAngle)
         unconfirmed = UnconfirmedTilt(memory: settings.unconfirmedTiltMemory)
+        deviation = CompassDeviation(levelTolerance: settings.deviationLevelTolerance * Angle.radiansPerDegree,
+                                     averagingTime: settings.compassCorrelationTime,
+                                     averagingTurn: settings.deviationAveragingTurn * Angle.radiansPerDegree,
+                                     lifetime: settings.deviationLifetime)
         biasConfirmation = BiasConfirmation(windowLength: settings.restMinimumDuration, doubtTime: settings.biasDoubtTime)
         // A field still moving after three settling times is no step (the strength and dip tests are
         // for it), and the reference remembers as long, longer than a hand takes to put a magnet on.
@@ -374,6 +382,10 @@ public struct AttitudeFusion: Sendable {
         growth.angleNoise = Vector3(abs(turnE.x), abs(turnE.y), abs(turnE.z)) * loops.variance
             + Vector3(1, 1, 1) * (noise.gyroNoiseIntensity * time + pending.bridgedVariance)
         growth.biasNoise = coefficients.biasNoise * biasWalk.factor * time
+        // The deviation is learned against the raw gyro: the bias estimate follows the compass.
+        deviation.corrected(by: -(growth.rotationIntegral * gyroBias).z)
+        deviation.grew(turn: turnE.z, heading: noise.gyroNoiseIntensity * time + pending.bridgedVariance,
+                       drift: growth.biasNoise)
         let memory = 1 / (1 + pending.forgetting)
         compassError *= memory
         growth.compassMemory = memory
@@ -667,7 +679,8 @@ public struct AttitudeFusion: Sendable {
         }
         let horizontalSquared = mE.x * mE.x + mE.y * mE.y
         let offsetVariance = (carried.offset != nil ? carried.offsetVariance : 0) + (room.removed?.variance ?? 0)
-            + tentativeStepAmbiguity(rotation: r)
+            + Self.stepAmbiguity(tentative: carried.isTentative ? carried.offset : nil, step: room.unresolved?.earth,
+                                 rotation: r)
         if offsetVariance > 0 {
             offsetHeadingVariance = offsetVariance / (1.5 * horizontalSquared) // 2 of 3 axes are horizontal
         }
@@ -686,8 +699,15 @@ public struct AttitudeFusion: Sendable {
             compassLearningInterrupted()
             return
         }
-        // The reading measures the heading error plus the compass's own error.
-        let compassHeading = atan2(mE.x, mE.y)
+        // The reading measures the heading error plus the compass's own error,
+        // less its deviation with heading where that has been learned (from
+        // the plain readings: not once an offset is taken from them).
+        let readHeading = atan2(mE.x, mE.y)
+        let board = Self.heading(of: settings.vehicleForwardAxis, rotation: r)
+        var learned: Double?
+        if let board, !readsCompassLessAnOffset { learned = deviation.deviation(heading: board, bodyUp: r.row2) }
+        takeDeviation(learned)
+        let compassHeading = readHeading - (learned ?? 0)
         let innovation = compassHeading - correction.angle.z - compassError - correction.compass
         // Noise, what the tilt's uncertainty does to the heading, the offset's
         // uncertainty, the turn during the magnetometer's latency, and a
@@ -745,8 +765,34 @@ public struct AttitudeFusion: Sendable {
                           persistentVariance: tanDipSquared * errors.largestTiltVariance,
                           biasVariance: biasUp)
             magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt)
+            if let board {
+                let own = (noise.magnetometerVariance + turning) / horizontalSquared
+                deviation.observe(difference: readHeading - correction.angle.z, ownVariance: own,
+                                  sharedVariance: undisturbed - own, heading: board,
+                                  bodyUp: r.row2, time: elapsed, prior: compassErrorVariance,
+                                  driftPrior: coefficients.initialBiasVariance, scalePrior: rateError)
+            }
         }
         lastMagneticReadingRejected = false
+    }
+
+    /// The compass-error state held the deviation the readings now lose, or
+    /// lost the one they now keep: it moves with the reading when the table
+    /// starts or stops being read, not when it follows the heading.
+    private mutating func takeDeviation(_ angle: Double?) {
+        if (angle == nil) != (deviationInUse == nil) {
+            compassError += (deviationInUse ?? 0) - (angle ?? 0)
+        }
+        deviationInUse = angle
+    }
+
+    /// The heading (sin, cos) of a body axis in the filter's frame; nil when
+    /// it is too steep for one.
+    private static func heading(of axis: Vector3, rotation r: Matrix3) -> (sin: Double, cos: Double)? {
+        let f = r * axis
+        let horizontal = (f.x * f.x + f.y * f.y).squareRoot()
+        guard horizontal > 0.5 else { return nil }
+        return (f.x / horizontal, f.y / horizontal)
     }
 
     /// A compass reading was disturbed or rejected: what is learned from pairs
@@ -811,6 +857,7 @@ public struct AttitudeFusion: Sendable {
         compassError = min(bound, max(-bound, compassError + correction.compass))
         compassSpread.corrected(by: angle.z)
         shift.corrected(by: angle.z)
+        deviation.corrected(by: angle.z)
         gravity.corrected(angle: angle, bias: bias)
     }
 
@@ -850,9 +897,12 @@ public struct AttitudeFusion: Sendable {
     /// step as it was in the earth frame, µT². A board that turns away from
     /// where the step came would otherwise read a calibrated compass through a
     /// correction as wrong as the turn makes it, and follow it.
-    private func tentativeStepAmbiguity(rotation r: Matrix3) -> Double {
-        guard carried.isTentative, let offset = carried.offset, let step = room.unresolved else { return 0 }
-        return (r * offset - step.earth).squaredLength
+    ///
+    /// Static, with what it reads passed in: a method on the fusion, called
+    /// from a mutating one, took a copy of the whole fusion at every reading.
+    private static func stepAmbiguity(tentative offset: Vector3?, step: Vector3?, rotation r: Matrix3) -> Double {
+        guard let offset, let step else { return 0 }
+        return (r * offset - step).squaredLength
     }
 
     /// Looks for a step of the body-frame field (``FieldStep``) and hands a
@@ -962,6 +1012,7 @@ public struct AttitudeFusion: Sendable {
     /// starts again from `compassError` (degrees, the new profile's), when given.
     public mutating func calibrationChanged(compassError newError: Double? = nil, _ map: (Vector3) -> Vector3) {
         carried.reset()
+        deviation.reset()
         shift.reset()
         fieldStep.reset()
         carriedBeforeStep = nil
@@ -1030,6 +1081,7 @@ public struct AttitudeFusion: Sendable {
     /// heading is reported meanwhile.
     private mutating func start(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double) {
         let field = carried.offset.map { m - $0 } ?? m
+        deviation.lostHeading()
         if hasStarted {
             let level = keptLevel(acceleration: a)
             initialize(up: level?.up ?? a.normalized, tiltVariance: level?.variance ?? coefficients.initialTiltVariance,

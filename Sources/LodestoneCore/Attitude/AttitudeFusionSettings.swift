@@ -97,6 +97,15 @@ extension AttitudeFusion {
         /// s: readings of a field carried with the board closer together than
         /// this are not independent evidence (see ``BodyFixedDisturbance``).
         public var compassCorrelationTime = 2.0
+        /// How far the board's up may lean from the one its compass deviation
+        /// was learned at for that table to hold, degrees (see ``CompassDeviation``).
+        public var deviationLevelTolerance = 10.0
+        /// The largest turn compass readings are averaged over to learn the
+        /// deviation, degrees: its second harmonic must not be averaged away.
+        public var deviationAveragingTurn = 10.0
+        /// How long a learned deviation outlives the board's leaving the up it
+        /// was learned at, s; its coefficients may change over as long.
+        public var deviationLifetime = 3600.0
         /// A reading whose heading innovation exceeds this many standard
         /// deviations is rejected.
         public var magneticGate = 3.0

@@ -63,7 +63,8 @@ struct BatteryRun {
         self.truth = truth
     }
 
-    func score(_ fusion: FusionMode) -> Score {
+    /// Scores the samples from the case's settling time on, or from `from` (s) when later.
+    func score(_ fusion: FusionMode, from: Double = 0) -> Score {
         var settings = HeadingEstimator.Settings(fusion: fusion)
         settings.calibrationStatus = battery.calibrationStatus
         var pipeline = HeadingPipeline(settings: settings, headingFilter: 0)
@@ -71,7 +72,7 @@ struct BatteryRun {
         let smoother = fusion == .ecompass ? settings.smoothing.map { AdaptiveSmoother(settings: $0) } : nil
         var score = Score()
         var lagged = 0
-        let start = battery.scenario.settlingTime
+        let start = max(battery.scenario.settlingTime, from)
         for (i, s) in samples.enumerated() {
             guard let h = pipeline.process(s), s.time >= start else { continue }
             if let smoother {

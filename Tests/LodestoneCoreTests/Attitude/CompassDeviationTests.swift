@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import LodestoneCore
+
+/// The compass's deviation learned against the gyro: a level board turning at
+/// 2 °/s, read 25 times a second by a compass whose deviation is known, and a
+/// gyro with a bias the learner must tell from it.
+@Suite struct CompassDeviationTests {
+    static let degree = Angle.radiansPerDegree
+    static let up = Vector3(0, 0, 1)
+
+    static func fresh() -> CompassDeviation {
+        CompassDeviation(levelTolerance: 10 * degree, averagingTime: 2, averagingTurn: 10 * degree, lifetime: 3600)
+    }
+
+    /// B sin ψ + C cos ψ + D sin 2ψ + E cos 2ψ, radians.
+    static func deviation(_ psi: Double) -> Double {
+        let first: Double = 1.5 * sin(psi) - 2.0 * cos(psi)
+        let second: Double = 0.3 * sin(2 * psi) + 0.2 * cos(2 * psi)
+        return (first + second) * degree
+    }
+
+    /// Feeds a turn at `rate` °/s for `duration` s; the gyro drifts at `bias` °/s.
+    static func feed(_ table: inout CompassDeviation, rate: Double, duration: Double, bias: Double = 0.3,
+                     bodyUp: Vector3 = up, noise: Double = 0.5) {
+        var random = SystemRandomNumberGenerator()
+        let step = 0.04
+        var previous = 0.0
+        for k in 0...Int(duration / step) {
+            let t = Double(k) * step
+            let psi = rate * degree * t
+            table.grew(turn: psi - previous, heading: 1e-9, drift: 0)
+            previous = psi
+            let gyroHeading = psi + bias * degree * t
+            let reading = psi + deviation(psi) + Double.random(in: -1...1, using: &random) * noise * degree * 1.7
+            table.observe(difference: reading - gyroHeading, ownVariance: noise * degree * noise * degree,
+                          sharedVariance: 0, heading: (sin(psi), cos(psi)), bodyUp: bodyUp, time: t,
+                          prior: 4 * degree * degree, driftPrior: 1 * degree * degree, scalePrior: 0.005 * 0.005)
+        }
+    }
+
+    @Test func twoTurnsLearnTheDeviation() throws {
+        var table = Self.fresh()
+        Self.feed(&table, rate: 2, duration: 360)
+        #expect(table.isTrusted)
+        for psi in stride(from: 0.0, to: 360, by: 15) {
+            let p = psi * Self.degree
+            let learned = try #require(table.deviation(heading: (sin(p), cos(p)), bodyUp: Self.up))
+            #expect(abs(learned - Self.deviation(p)) < 0.25 * Self.degree,
+                    "at \(psi)°: learned \(learned / Self.degree)°, the deviation \(Self.deviation(p) / Self.degree)°")
+        }
+    }
+
+    /// A quarter of a turn cannot tell the deviation from the gyro's drift:
+    /// what is applied stays a shrunk guess, not a confident one.
+    @Test func aQuarterTurnIsNotTrusted() {
+        var table = Self.fresh()
+        Self.feed(&table, rate: 0.3, duration: 300)
+        #expect(!table.isTrusted)
+    }
+
+    /// A table holds for the up it was learned at: a board tipped on its side
+    /// reads it no more.
+    @Test func aTableHoldsForItsUpOnly() {
+        var table = Self.fresh()
+        Self.feed(&table, rate: 2, duration: 360)
+        let side = Vector3(1, 0, 0)
+        #expect(table.deviation(heading: (0, 1), bodyUp: side) == nil)
+        #expect(table.deviation(heading: (0, 1), bodyUp: Self.up) != nil)
+    }
+}
