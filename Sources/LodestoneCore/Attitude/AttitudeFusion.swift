@@ -384,8 +384,7 @@ public struct AttitudeFusion: Sendable {
         growth.biasNoise = coefficients.biasNoise * biasWalk.factor * time
         // The deviation is learned against the raw gyro: the bias estimate follows the compass.
         deviation.corrected(by: -(growth.rotationIntegral * gyroBias).z)
-        deviation.grew(turn: turnE.z, heading: noise.gyroNoiseIntensity * time + pending.bridgedVariance,
-                       drift: growth.biasNoise)
+        deviation.grew(turn: turnE.z, heading: noise.gyroNoiseIntensity * time + pending.bridgedVariance)
         let memory = 1 / (1 + pending.forgetting)
         compassError *= memory
         growth.compassMemory = memory

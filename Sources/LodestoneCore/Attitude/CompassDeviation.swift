@@ -69,10 +69,9 @@ public struct CompassDeviation: Sendable {
     private var block = Block()
     /// Heading corrections the filter applied since the start, rad.
     private var appliedCorrection = 0.0
-    /// Growth of the gyro heading's white variance (rad²), of its drift's
-    /// (rad²/s²), and the turn about up (rad), since the last update.
+    /// Growth of the gyro heading's white variance (rad²), and the turn
+    /// about up (rad), since the last update.
     private var pendingHeadingNoise = 0.0
-    private var pendingDriftNoise = 0.0
     private var pendingTurn = 0.0
     /// Readings in a row the table did not explain.
     private var surprises = 0
@@ -108,10 +107,11 @@ public struct CompassDeviation: Sendable {
         appliedCorrection += angle
     }
 
-    /// The board turned by `turn` about up (rad); the gyro heading's white
-    /// variance grew by `heading` (rad²), and its drift's by `drift`
-    /// (rad²/s², the bias's walk).
-    public mutating func grew(turn: Double, heading: Double, drift: Double) {
+    /// The board turned by `turn` about up (rad), and the gyro heading's
+    /// white variance grew by `heading` (rad²). The bias is taken as constant
+    /// here: with the walk the filter assumes for it, the offset could wander
+    /// as far as the deviation in half a turn, and no table would be learned.
+    public mutating func grew(turn: Double, heading: Double) {
         pendingTurn += turn
         pendingHeadingNoise += heading
     }
@@ -193,7 +193,6 @@ public struct CompassDeviation: Sendable {
         for i in Self.firstHarmonic..<n { covariance[i * n + i] = harmonicPrior }
         lastUpdate = time
         pendingHeadingNoise = 0
-        pendingDriftNoise = 0
         pendingTurn = 0
     }
 
@@ -239,7 +238,6 @@ public struct CompassDeviation: Sendable {
         for i in 0..<n { covariance[i * n] += dt * covariance[i * n + 1] + turn * covariance[i * n + 2] }
         covariance[0] += pendingHeadingNoise
         pendingHeadingNoise = 0
-        pendingDriftNoise = 0
         for i in Self.firstHarmonic..<n { covariance[i * n + i] += harmonicPrior * dt / lifetime }
     }
 

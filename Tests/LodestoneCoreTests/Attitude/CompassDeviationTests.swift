@@ -29,7 +29,7 @@ import Testing
         for k in 0...Int(duration / step) {
             let t = Double(k) * step
             let psi = rate * degree * t
-            table.grew(turn: psi - previous, heading: 1e-9, drift: 0)
+            table.grew(turn: psi - previous, heading: 1e-9)
             previous = psi
             let gyroHeading = psi + bias * degree * t
             let reading = psi + deviation(psi) + Double.random(in: -1...1, using: &random) * noise * degree * 1.7
