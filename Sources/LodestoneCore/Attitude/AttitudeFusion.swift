@@ -662,13 +662,7 @@ public struct AttitudeFusion: Sendable {
         imported.turned(to: attitude, correlationAngle: coefficients.compassCorrelationAngle)
         let holding = fieldStepped(m, rotation: r, rate: rate, dt: dt)
         room.aged(dt: dt, growthTime: settings.fieldReferenceTime)
-        let m = room.removed.map { m - r.transposedTimes($0.earth) } ?? m
-        let rawE = room.removed.map { measuredE - $0.earth } ?? measuredE
-        var mE = rawE, fieldNorm = m.length
-        if let o = trackCarriedField(fieldInEarth: rawE, rotation: r, rate: rate, dt: dt) {
-            mE = rawE - r * o
-            fieldNorm = (m - o).length
-        }
+        let reading = lessOffsets(m, measured: measuredE, rotation: r, rate: rate, dt: dt)
         if holding {
             agreement.held(for: dt)
             lastMagneticReadingRejected = true
@@ -676,103 +670,182 @@ public struct AttitudeFusion: Sendable {
             compassLearningInterrupted()
             return
         }
-        let horizontalSquared = mE.x * mE.x + mE.y * mE.y
-        let offsetVariance = (carried.offset != nil ? carried.offsetVariance : 0) + (room.removed?.variance ?? 0)
-            + Self.stepAmbiguity(tentative: carried.isTentative ? carried.offset : nil, step: room.unresolved?.earth,
-                                 rotation: r)
-        if offsetVariance > 0 {
-            offsetHeadingVariance = offsetVariance / (1.5 * horizontalSquared) // 2 of 3 axes are horizontal
-        }
-        if let removed = room.removed {
-            noticeRoomStepFading(corrected: mE, measured: mE + removed.earth, correction: correction, dt: dt)
-        }
+        weighOffsets(of: reading, rotation: r, correction: correction, dt: dt)
         lastMagneticReadingRejected = true
         defer {
             rawFieldDisturbed = readsCompassLessAnOffset
                 && !magnetic.matches(fieldInEarth: measuredE, norm: measuredE.length)
         }
-        guard magnetic.classify(fieldInEarth: mE, norm: fieldNorm, rotation: pending.rotation, dt: dt),
-              horizontalSquared > 1e-6 * fieldNorm * fieldNorm else {
+        guard magnetic.classify(fieldInEarth: reading.earth, norm: reading.norm, rotation: pending.rotation, dt: dt),
+              reading.horizontalSquared > 1e-6 * reading.norm * reading.norm else {
             agreement.reset()
             shift.skipped(turned: pending.rotation)
             compassLearningInterrupted()
             return
         }
-        // The reading measures the heading error plus the compass's own error,
-        // less its deviation with heading where that has been learned (from
-        // the plain readings: not once an offset is taken from them).
-        let readHeading = atan2(mE.x, mE.y)
-        let board = Self.heading(of: settings.vehicleForwardAxis, rotation: r)
-        var learned: Double?
-        if let board, !readsCompassLessAnOffset { learned = deviation.deviation(heading: board, bodyUp: r.row2) }
-        takeDeviation(learned)
-        let compassHeading = readHeading - (learned ?? 0)
-        let innovation = compassHeading - correction.angle.z - compassError - correction.compass
-        // Noise, what the tilt's uncertainty does to the heading, the offset's
-        // uncertainty, the turn during the magnetometer's latency, and a
-        // disturbance within the tolerance: a field whose strength or dip is
-        // off by d µT beyond what noise explains is bent by at least that, and
-        // by as much again unseen. The compass reads the heading through the
-        // filter's tilt, and while the averaged accelerometer disagrees with
-        // that tilt, which of the two is wrong is not yet known: the tilt may
-        // be off by as much.
-        let turning = rate.cross(m).squaredLength * coefficients.latencySquared
-        let departure = magnetic.departure(fieldInEarth: mE, norm: fieldNorm)
-        let disturbance = max(0, departure * departure - 4 * noise.magnetometerVariance)
-        let tanDipSquared = mE.z * mE.z / horizontalSquared
-        let undisturbed = (noise.magnetometerVariance + turning) / horizontalSquared
-            + tanDipSquared * max(errors.angle.row1.y, gravity.disagreement) + offsetHeadingVariance
-        // A disturbed field may point up to 2·d/h off: the variance of that bend, rad².
-        let bendVariance = 4 * disturbance / horizontalSquared
-        let white = undisturbed + bendVariance
-        let expected = errors.compassHeadingVariance
+        let heading = compassHeading(of: reading, rotation: r)
+        let innovation = heading.corrected - correction.angle.z - compassError - correction.compass
+        let readingNoise = headingNoise(of: reading, rate: rate)
         // A compass that turned while the gyro did not is disturbed, however clean its field looks.
-        if shift.observe(heading: compassHeading, innovation: innovation, noise: undisturbed,
+        if shift.observe(heading: heading.corrected, innovation: innovation, noise: readingNoise.undisturbed,
                          headingVariance: errors.angle.row2.z, turned: pending.rotation,
                          gateSquared: coefficients.magneticGateSquared) {
             agreement.reset()
             compassLearningInterrupted()
             return
         }
-        let accepted = innovation * innovation <= coefficients.magneticGateSquared * (expected + white)
-        // The agreement judges the compass itself against the heading: what the
-        // compass-error estimate explains away is part of the disagreement.
-        let raw = innovation + compassError + correction.compass
-        if agreement.observe(innovation: raw, accepted: accepted, expected: errors.angle.row2.z + compassErrorVariance,
-                             white: white, dt: dt, compassVariance: compassErrorVariance, bendVariance: bendVariance,
-                             turned: pending.rotation) {
-            giveWayToCompass(disagreement: agreement.disagreement,
-                             lasting: max(agreement.rejectedFor, agreement.inconsistentFor), rotation: r)
-        }
+        let accepted = innovation * innovation
+            <= coefficients.magneticGateSquared * (errors.compassHeadingVariance + readingNoise.white)
+        judgeAgreement(innovation: innovation, accepted: accepted, correction: correction, noise: readingNoise,
+                       rotation: r, dt: dt)
         guard accepted else {
             compassLearningInterrupted()
             return
         }
-        // What the compass error's learned size already allows for is not counted twice.
-        let bend = max(0, bendVariance - compassErrorVariance).squareRoot()
-        imported.corrected(gain: errors.headingGain(noise: white), possibleBend: bend)
-        correction += errors.measureHeading(innovation: innovation, noise: white)
-        unaveraged.measuredHeading(noise: white)
+        fuseHeading(innovation: innovation, noise: readingNoise, into: &correction)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
         if !readsCompassLessAnOffset {
-            let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = loops.variance
-            let smoothed = compassSpread.observe(innovation: innovation + compassError + correction.compass,
-                                                 whiteVariance: white, attitude: attitude, time: elapsed) { turned, time in
-                rateError * turned * turned + biasUp * time * time
-            }
-            loops.observe(smoothed, netTurn: netTurnAboutUp, compassVariance: compassErrorVariance,
-                          persistentVariance: tanDipSquared * errors.largestTiltVariance,
-                          biasVariance: biasUp)
-            magnetic.learn(norm: fieldNorm, sinDip: -mE.z / fieldNorm, dt: dt)
-            if let board {
-                let own = (noise.magnetometerVariance + turning) / horizontalSquared
-                deviation.observe(difference: readHeading - correction.angle.z, ownVariance: own,
-                                  sharedVariance: undisturbed - own, heading: board,
-                                  bodyUp: r.row2, time: elapsed, prior: compassErrorVariance,
-                                  driftPrior: coefficients.initialBiasVariance, scalePrior: rateError)
-            }
+            learn(from: reading, heading: heading, innovation: innovation, noise: readingNoise, correction: correction,
+                  rotation: r, dt: dt)
         }
         lastMagneticReadingRejected = false
+    }
+
+    /// A magnetometer reading as the heading correction reads it.
+    private struct CompassReading {
+        /// Body frame, less the room's field where one is removed (a carried field's offset is learned from it).
+        var body: Vector3
+        /// Earth frame, less the room's field and the carried one.
+        var earth: Vector3
+        /// Strength less both, µT.
+        var norm: Double
+        var horizontalSquared: Double { earth.x * earth.x + earth.y * earth.y }
+    }
+
+    /// The noise of a reading's heading, rad².
+    private struct ReadingNoise {
+        /// Each reading's own: the magnetometer's, and the turn during its latency.
+        var own: Double
+        /// With what readings share: the tilt's uncertainty times tan²(dip), and the offsets'.
+        var undisturbed: Double
+        /// A disturbance within the tolerance: a field whose strength or dip is
+        /// off by d µT beyond what noise explains is bent by at least that, and
+        /// by as much again unseen, so it may point up to 2·d/h off.
+        var bend: Double
+        var tanDipSquared: Double
+        var white: Double { undisturbed + bend }
+    }
+
+    /// The reading less the room's field, where one is removed, and less a
+    /// field carried with the board, where one is learned (``trackCarriedField``).
+    private mutating func lessOffsets(_ m: Vector3, measured measuredE: Vector3, rotation r: Matrix3, rate: Vector3,
+                                      dt: Double) -> CompassReading {
+        let m = room.removed.map { m - r.transposedTimes($0.earth) } ?? m
+        let rawE = room.removed.map { measuredE - $0.earth } ?? measuredE
+        var reading = CompassReading(body: m, earth: rawE, norm: m.length)
+        if let o = trackCarriedField(fieldInEarth: rawE, rotation: r, rate: rate, dt: dt) {
+            reading.earth = rawE - r * o
+            reading.norm = (m - o).length
+        }
+        return reading
+    }
+
+    /// How far the offsets taken from the reading may leave its heading off
+    /// (``offsetHeadingVariance``), and whether a room's field taken from it has faded.
+    private mutating func weighOffsets(of reading: CompassReading, rotation r: Matrix3,
+                                       correction: AttitudeErrorFilter.Correction, dt: Double) {
+        let offsetVariance = (carried.offset != nil ? carried.offsetVariance : 0) + (room.removed?.variance ?? 0)
+            + Self.stepAmbiguity(tentative: carried.isTentative ? carried.offset : nil, step: room.unresolved?.earth,
+                                 rotation: r)
+        if offsetVariance > 0 {
+            offsetHeadingVariance = offsetVariance / (1.5 * reading.horizontalSquared) // 2 of 3 axes are horizontal
+        }
+        if let removed = room.removed {
+            noticeRoomStepFading(corrected: reading.earth, measured: reading.earth + removed.earth,
+                                 correction: correction, dt: dt)
+        }
+    }
+
+    /// The reading's heading (`read`); the same less the compass's deviation
+    /// with heading where that is learned (`corrected`; from the plain
+    /// readings, so not once an offset is taken from them); and the board's
+    /// heading the deviation is read at.
+    private mutating func compassHeading(of reading: CompassReading, rotation r: Matrix3)
+        -> (read: Double, corrected: Double, board: (sin: Double, cos: Double)?) {
+        let read = atan2(reading.earth.x, reading.earth.y)
+        let board = Self.heading(of: settings.vehicleForwardAxis, rotation: r)
+        var learned: Double?
+        if let board, !readsCompassLessAnOffset { learned = deviation.deviation(heading: board, bodyUp: r.row2) }
+        takeDeviation(learned)
+        return (read, read - (learned ?? 0), board)
+    }
+
+    /// The reading's noise: its own, what the tilt's uncertainty does to the
+    /// heading, the offsets' uncertainty, and a disturbance within the
+    /// tolerance. The compass reads the heading through the filter's tilt, and
+    /// while the averaged accelerometer disagrees with that tilt, which of the
+    /// two is wrong is not yet known: the tilt may be off by as much.
+    @inline(__always) // out of line, the whole fusion would be copied to call it
+    private func headingNoise(of reading: CompassReading, rate: Vector3) -> ReadingNoise {
+        let turning = rate.cross(reading.body).squaredLength * coefficients.latencySquared
+        let departure = magnetic.departure(fieldInEarth: reading.earth, norm: reading.norm)
+        let disturbance = max(0, departure * departure - 4 * noise.magnetometerVariance)
+        let horizontalSquared = reading.horizontalSquared
+        let tanDipSquared = reading.earth.z * reading.earth.z / horizontalSquared
+        let own = (noise.magnetometerVariance + turning) / horizontalSquared
+        let undisturbed = own + tanDipSquared * max(errors.angle.row1.y, gravity.disagreement) + offsetHeadingVariance
+        return ReadingNoise(own: own, undisturbed: undisturbed, bend: 4 * disturbance / horizontalSquared,
+                            tanDipSquared: tanDipSquared)
+    }
+
+    /// Puts the reading to ``CompassAgreement``, which judges the compass
+    /// itself against the heading (what the compass-error estimate explains
+    /// away is part of the disagreement), and gives way to it when it asks.
+    private mutating func judgeAgreement(innovation: Double, accepted: Bool, correction: AttitudeErrorFilter.Correction,
+                                         noise: ReadingNoise, rotation r: Matrix3, dt: Double) {
+        let raw = innovation + compassError + correction.compass
+        if agreement.observe(innovation: raw, accepted: accepted, expected: errors.angle.row2.z + compassErrorVariance,
+                             white: noise.white, dt: dt, compassVariance: compassErrorVariance,
+                             bendVariance: noise.bend, turned: pending.rotation) {
+            giveWayToCompass(disagreement: agreement.disagreement,
+                             lasting: max(agreement.rejectedFor, agreement.inconsistentFor), rotation: r)
+        }
+    }
+
+    /// Fuses an accepted reading: the heading, and the bias and compass error
+    /// it is correlated with; the possible bend it imports; its share of the
+    /// unaveraged compass error.
+    private mutating func fuseHeading(innovation: Double, noise: ReadingNoise,
+                                      into correction: inout AttitudeErrorFilter.Correction) {
+        // What the compass error's learned size already allows for is not counted twice.
+        let bend = max(0, noise.bend - compassErrorVariance).squareRoot()
+        imported.corrected(gain: errors.headingGain(noise: noise.white), possibleBend: bend)
+        correction += errors.measureHeading(innovation: innovation, noise: noise.white)
+        unaveraged.measuredHeading(noise: noise.white)
+    }
+
+    /// What a clean reading of the plain earth field teaches beyond the
+    /// heading: the compass error's size, the gyro's rate error over loops, the
+    /// field's reference, and the compass's deviation with heading.
+    private mutating func learn(from reading: CompassReading,
+                                heading: (read: Double, corrected: Double, board: (sin: Double, cos: Double)?),
+                                innovation: Double, noise: ReadingNoise, correction: AttitudeErrorFilter.Correction,
+                                rotation r: Matrix3, dt: Double) {
+        let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = loops.variance
+        let smoothed = compassSpread.observe(innovation: innovation + compassError + correction.compass,
+                                             whiteVariance: noise.white, attitude: attitude, time: elapsed) { turned, time in
+            rateError * turned * turned + biasUp * time * time
+        }
+        loops.observe(smoothed, netTurn: netTurnAboutUp, compassVariance: compassErrorVariance,
+                      persistentVariance: noise.tanDipSquared * errors.largestTiltVariance,
+                      biasVariance: biasUp)
+        magnetic.learn(norm: reading.norm, sinDip: -reading.earth.z / reading.norm, dt: dt)
+        if let board = heading.board {
+            deviation.observe(difference: heading.read - correction.angle.z, ownVariance: noise.own,
+                              sharedVariance: noise.undisturbed - noise.own, heading: board,
+                              bodyUp: r.row2, time: elapsed, prior: compassErrorVariance,
+                              driftPrior: coefficients.initialBiasVariance, scalePrior: rateError)
+        }
     }
 
     /// The compass-error state held the deviation the readings now lose, or
@@ -974,7 +1047,10 @@ public struct AttitudeFusion: Sendable {
             * (errors.compassHeadingVariance + 3 * noise.magnetometerVariance / horizontalSquared)
         let agrees = fromMeasured * fromMeasured <= limit && abs(fromMeasured) < abs(fromCorrected)
             && magnetic.matches(fieldInEarth: measured, norm: measured.length)
-        if room.observeFading(agrees: agrees || fitsReferenceBetter(measured, than: corrected), dt: dt,
+        let fitsBetter = !agrees && Self.fitsReference(
+            measured, betterThan: corrected, reference: magnetic, gateSquared: coefficients.magneticGateSquared,
+            noiseVariance: noise.magnetometerVariance, tiltVariance: errors.largestTiltVariance)
+        if room.observeFading(agrees: agrees || fitsBetter, dt: dt,
                               longest: settings.longestCompassInconsistency) {
             // The heading may have followed the corrected readings as the field
             // faded: it is as unsure as the readings now disagree with it.
@@ -984,13 +1060,14 @@ public struct AttitudeFusion: Sendable {
 
     /// Whether reading `e` (earth frame) departs from the reference's strength
     /// and dip by no more than noise and the tilt's uncertainty allow, while
-    /// `other` departs by more.
-    private func fitsReferenceBetter(_ e: Vector3, than other: Vector3) -> Bool {
+    /// `other` departs by more. Static, so that calling it does not copy the fusion.
+    private static func fitsReference(_ e: Vector3, betterThan other: Vector3, reference: MagneticDisturbanceRejection,
+                                      gateSquared: Double, noiseVariance: Double, tiltVariance: Double) -> Bool {
         let norm = e.length
         // The departure has two parts, strength and the dip's arc; a tilt error turns the dip.
-        let allowed = coefficients.magneticGateSquared
-            * (2 * noise.magnetometerVariance + errors.largestTiltVariance * norm * norm)
-        let fits = magnetic.departure(fieldInEarth: e, norm: norm), misses = magnetic.departure(fieldInEarth: other, norm: other.length)
+        let allowed = gateSquared * (2 * noiseVariance + tiltVariance * norm * norm)
+        let fits = reference.departure(fieldInEarth: e, norm: norm)
+        let misses = reference.departure(fieldInEarth: other, norm: other.length)
         return fits * fits <= allowed && misses * misses > allowed
     }
 

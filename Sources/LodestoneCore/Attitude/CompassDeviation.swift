@@ -152,7 +152,7 @@ public struct CompassDeviation: Sendable {
             covariance[i] = 0
             covariance[i * Self.n] = 0
         }
-        covariance[0] = 1e6
+        covariance[0] = Self.unknownOffsetVariance
         block = Block()
     }
 
@@ -161,6 +161,15 @@ public struct CompassDeviation: Sendable {
         self = CompassDeviation(levelTolerance: levelTolerance, averagingTime: averagingTime,
                                 averagingTurn: averagingTurn, lifetime: lifetime)
     }
+
+    /// Forgets the table and starts a new one at `bodyUp`.
+    private mutating func restart(at bodyUp: Vector3?) {
+        reset()
+        up = bodyUp
+    }
+
+    /// The gyro heading's offset from the compass's before any reading, rad²: unknown.
+    private static let unknownOffsetVariance = 1e6
 
     /// Whether the body's up is the table's; starts a new table at a new up
     /// unless a trusted one is still within its lifetime.
@@ -176,10 +185,7 @@ public struct CompassDeviation: Sendable {
         block = Block()
         let away = awaySince ?? time
         awaySince = away
-        if !isTrusted || time - away > lifetime {
-            reset()
-            up = bodyUp
-        }
+        if !isTrusted || time - away > lifetime { restart(at: bodyUp) }
         return false
     }
 
@@ -187,7 +193,7 @@ public struct CompassDeviation: Sendable {
         let n = Self.n
         harmonicPrior = prior / 2
         covariance = [Double](repeating: 0, count: n * n)
-        covariance[0] = 1e6
+        covariance[0] = Self.unknownOffsetVariance
         covariance[n + 1] = driftPrior
         covariance[2 * n + 2] = scalePrior
         for i in Self.firstHarmonic..<n { covariance[i * n + i] = harmonicPrior }
@@ -255,11 +261,7 @@ public struct CompassDeviation: Sendable {
         // them means something changed, and the table starts again.
         guard innovation * innovation <= 9 * s else {
             surprises += 1
-            if surprises >= 5 {
-                let u = up
-                reset()
-                up = u
-            }
+            if surprises >= 5 { restart(at: up) }
             return
         }
         surprises = 0
