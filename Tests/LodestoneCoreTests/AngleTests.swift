@@ -1,5 +1,12 @@
 import Testing
 import LodestoneCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @Suite struct AngleTests {
     @Test(arguments: [(359.0, 1.0, 2.0), (1.0, 359.0, -2.0), (10.0, 190.0, -180.0), (190.0, 10.0, -180.0),
@@ -25,6 +32,21 @@ import LodestoneCore
         #expect(WallClockTime.iso8601(unixSeconds: -1, fractionDigits: 0) == "1969-12-31T23:59:59Z")
         #expect(WallClockTime.parse("2025-13-01") == nil)
         #expect(WallClockTime.parse("yesterday") == nil)
+    }
+
+    /// The fusion wraps its angles without the library call where it can; the
+    /// bits must be `remainder`'s, signed zeros and the ends of the range included.
+    @Test func wrappedRadiansIsRemainderBitForBit() {
+        let turn = 2 * Double.pi
+        var edges: [Double] = [0, -0.0, .pi, -.pi, turn, -turn, 3 * .pi, -3 * .pi, 1e-300, 7e20, .infinity, .nan]
+        edges += edges.flatMap { [$0.nextUp, $0.nextDown] }
+        var random = SystemRandomNumberGenerator()
+        let spread = (0..<20_000).map { _ in Double.random(in: -4 * turn...4 * turn, using: &random) }
+        for x in edges + spread {
+            let wrapped = Angle.wrapped(radians: x), expected = remainder(x, turn)
+            #expect(wrapped.bitPattern == expected.bitPattern || (wrapped.isNaN && expected.isNaN),
+                    "\(x): \(wrapped) against remainder's \(expected)")
+        }
     }
 
     /// What is printed is rounded first, then wrapped: never 360.

@@ -1039,7 +1039,7 @@ public struct AttitudeFusion: Sendable {
     private mutating func noticeRoomStepFading(corrected: Vector3, measured: Vector3,
                                                correction c: AttitudeErrorFilter.Correction, dt: Double) {
         func innovation(_ e: Vector3) -> Double {
-            remainder(atan2(e.x, e.y) - c.angle.z - compassError - c.compass, 2 * Double.pi)
+            Angle.wrapped(radians: atan2(e.x, e.y) - c.angle.z - compassError - c.compass)
         }
         let fromCorrected = innovation(corrected), fromMeasured = innovation(measured)
         let horizontalSquared = measured.x * measured.x + measured.y * measured.y

@@ -95,7 +95,7 @@ public struct CompassErrorSpread: Hashable, Sendable {
         let dot = abs(a.attitude.dot(reading.attitude))
         guard dot <= cosHalfPairAngle else { return reading }
         let turned = 2 * acos(min(1, dot))
-        let change = remainder(reading.difference - a.difference, 2 * Double.pi)
+        let change = Angle.wrapped(radians: reading.difference - a.difference)
         let explained = a.whiteVariance + reading.whiteVariance + gyroVariance(turned, reading.time - a.time)
         let sample = 0.5 * (change * change - explained)
         // The sample's spread grows with (variance + noise)²: weigh it by the inverse, relative to a clean pair.
@@ -119,7 +119,7 @@ public struct CompassErrorSpread: Hashable, Sendable {
             return r
         }
         let k = min(1, (r.time - s.time) / smoothingTime)
-        s.difference += remainder(r.difference - s.difference, 2 * Double.pi) * k
+        s.difference += Angle.wrapped(radians: r.difference - s.difference) * k
         s.whiteVariance += (r.whiteVariance * k / (2 - k) - s.whiteVariance) * k
         s.attitude = r.attitude
         s.time = r.time

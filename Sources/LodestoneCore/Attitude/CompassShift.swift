@@ -50,7 +50,7 @@ struct CompassShift: Sendable {
             turnedSince = 0
         }
         func isJump(from before: Double, turned: Double) -> Bool {
-            let jump = remainder(heading - before, 2 * Double.pi)
+            let jump = Angle.wrapped(radians: heading - before)
             return jump * jump > gateSquared * 2 * noise && abs(jump) > turned
         }
         if let b = beforeJump {

@@ -125,7 +125,7 @@ public struct LoopRateError: Hashable, Sendable {
 
     private mutating func learn(from start: Anchor, to end: CompassErrorSpread.Reading, netTurn: Double,
                                 compassVariance: Double, persistentVariance: Double, biasVariance: Double) {
-        let drift = remainder(end.difference - start.reading.difference, 2 * Double.pi)
+        let drift = Angle.wrapped(radians: end.difference - start.reading.difference)
         let apart = 2 * acos(min(1, abs(start.reading.attitude.dot(end.attitude))))
         let time = end.time - start.reading.time
         let explained = start.reading.whiteVariance + end.whiteVariance + 2 * persistentVariance

@@ -163,7 +163,7 @@ public struct VehicleAcceleration: Hashable, Sendable {
         let heading = atan2(f.x, f.y)
         if course != lastCourse {
             lastCourse = course
-            courseOffset = remainder(course - heading, 2 * Double.pi)
+            courseOffset = Angle.wrapped(radians: course - heading)
         }
         return Vector3(sin(heading + courseOffset), cos(heading + courseOffset), 0)
     }

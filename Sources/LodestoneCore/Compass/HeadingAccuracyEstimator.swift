@@ -121,7 +121,7 @@ public struct HeadingAccuracyEstimator: Sendable {
         let tanDip = sinDip / cosDip
         let reduction = (s.smoothingFactor / (2 - s.smoothingFactor)).squareRoot()
 
-        let calibration = (s.calibration.map { max(settings.minimumCalibrationError, $0.headingError(dip: asinDegrees(sinDip))) }
+        let calibration = (s.calibration.map { max(settings.minimumCalibrationError, $0.headingError(cosDip: cosDip)) }
             ?? settings.uncalibratedError) * Angle.radiansPerDegree
         let fieldNoise = fieldNoiseRoot / horizontal * reduction
         let tiltNoise = accelerationNoiseRoot / g * reduction

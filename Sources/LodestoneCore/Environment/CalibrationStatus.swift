@@ -33,9 +33,12 @@ public struct CalibrationStatus: Hashable, Sendable {
     /// `fitErrorPercent` implies: an error vector of that relative size
     /// across the horizontal field turns the heading by about `ε / cos(dip)`.
     public func headingError(dip: Double) -> Double {
-        // The cosine alone, as `HeadingDirection(degrees:).north` has it: every compass
-        // heading's accuracy asks, and the sine that came with it was a wasted call.
-        let cosDip = max(0.05, cos(dip * Angle.radiansPerDegree))
-        return fitErrorPercent / 100 / cosDip * Angle.degreesPerRadian
+        headingError(cosDip: cos(dip * Angle.radiansPerDegree))
+    }
+
+    /// The same from the dip's cosine, which every compass heading's accuracy
+    /// has at hand: no angle, and no call to the library, on the way.
+    public func headingError(cosDip: Double) -> Double {
+        fitErrorPercent / 100 / max(0.05, cosDip) * Angle.degreesPerRadian
     }
 }

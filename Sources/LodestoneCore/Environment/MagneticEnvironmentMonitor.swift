@@ -71,10 +71,15 @@ public struct MagneticEnvironmentMonitor: Sendable {
 
     /// Field strength (µT) and sine of the dip, averaged over ~20 ms.
     public private(set) var strength = 0.0
-    public private(set) var sinDip = 0.0
+    public private(set) var sinDip = 0.0 { didSet { dip = asinDegrees(sinDip) } }
     /// The references the short-term values are compared with.
     public private(set) var referenceStrength = 0.0
-    public private(set) var referenceSinDip = 0.0
+    public private(set) var referenceSinDip = 0.0 { didSet { referenceDip = asinDegrees(referenceSinDip) } }
+    /// The two dips in degrees, worked out when they change (50 times a second
+    /// at most) rather than for every heading's accuracy that asks.
+    private var dip = 0.0
+    /// The reference dip in degrees (expected, or learned).
+    public private(set) var referenceDip = 0.0
     public private(set) var isDisturbed = false
     /// Whether the dip is being measured (the board is still enough).
     public private(set) var dipIsValid = false
@@ -147,13 +152,9 @@ public struct MagneticEnvironmentMonitor: Sendable {
         return events
     }
 
-    /// The reference dip in degrees (expected, or learned).
-    public var referenceDip: Double { asinDegrees(referenceSinDip) }
-
     /// Strength departure in µT (signed) and dip departure in degrees (0 when not measured).
     public var departure: (strength: Double, dip: Double) {
-        let dip = dipIsValid ? abs(asinDegrees(sinDip) - asinDegrees(referenceSinDip)) : 0
-        return (strength - referenceStrength, dip)
+        (strength - referenceStrength, dipIsValid ? abs(dip - referenceDip) : 0)
     }
 
     /// A lower bound on the disturbing field, µT: the largest departure seen

@@ -33,6 +33,18 @@ public enum Angle {
         return rounded >= 360 ? 0 : rounded + 0
     }
 
+    /// `radians` wrapped into [−π, π]: `remainder(radians, 2π)`, the same bits.
+    /// Most angles wrapped are a difference of two headings, within a turn
+    /// either way; there the result is the angle itself or the angle less a
+    /// turn, which is exact (Sterbenz's lemma), and the library call is not needed.
+    @inlinable
+    public static func wrapped(radians: Double) -> Double {
+        let turn = 2 * Double.pi, magnitude = abs(radians)
+        if magnitude <= Double.pi { return radians }
+        if magnitude < turn { return radians > 0 ? radians - turn : radians + turn }
+        return remainder(radians, turn)
+    }
+
     /// `degrees` wrapped into [-180, 180).
     @inlinable
     public static func normalized180(_ degrees: Double) -> Double {
