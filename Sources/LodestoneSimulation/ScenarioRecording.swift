@@ -112,8 +112,12 @@ public struct ScenarioRecording: SensorSource, Sendable {
         var w = k.rate
         if model.sensesEarthRotation { w += k.attitude.conjugate.rotate(environment.earthRate) }
         let (x, y, z) = gyroscopeNoise.gaussianVector(sigma: model.noiseDensity * rate.squareRoot())
-        let reading = Self.scaled(w, model.scaleError) + truth.gyroscopeBias + Vector3(x, y, z)
-        return Self.rounded(reading, model.resolution)
+        let reading = Self.rounded(Self.scaled(w, model.scaleError) + truth.gyroscopeBias + Vector3(x, y, z),
+                                   model.resolution)
+        guard model.range.isFinite else { return reading }
+        // The largest reading is on the resolution's grid, as a register's is.
+        let r = Self.rounded(Vector3(model.range, 0, 0), model.resolution).x
+        return Vector3(min(r, max(-r, reading.x)), min(r, max(-r, reading.y)), min(r, max(-r, reading.z)))
     }
 
     private mutating func accelerometerReading(_ k: Kinematics) -> Vector3 {

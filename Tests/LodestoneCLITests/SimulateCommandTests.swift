@@ -56,6 +56,23 @@ import Testing
         #expect(abs(meanZ - 1 * Double.pi / 180) < 1e-4 && abs(meanX - 0.5 * Double.pi / 180) < 1e-4)
     }
 
+    /// `--gyro-range` holds a reading beyond the full scale at it, as a part does:
+    /// a 400 °/s spin reads exactly 250 °/s, sample after sample; the other axes do not.
+    @Test func gyroRangeHoldsReadingsAtTheFullScale() throws {
+        let log = scratch.path("spin.csv")
+        let r = try CommandRunner.run(["simulate", "-o", log, "--scenario", "spin", "--turn-rate", "400", "--duration", "10",
+                                       "--rate", "100", "--gyro", "--format", "csv", "--gyro-range", "250"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let t = try table(log)
+        let gz = t.columns.firstIndex(of: "gyro_z")!, gx = t.columns.firstIndex(of: "gyro_x")!
+        let z = t.rows.map { Double($0[gz])! }, x = t.rows.map { Double($0[gx])! }
+        let held = z.filter { abs(abs($0) - 250 * Double.pi / 180) < 1e-5 }
+        #expect(held.count >= z.count - 2 && Set(held).count == 1, "\(z.prefix(5))")
+        #expect(Set(x).count > t.rows.count / 2, "the x axis is not held")
+        let refused = try CommandRunner.run(["simulate", "-o", log, "--gyro-range", "0"])
+        #expect(refused.status == 2 && refused.stderr.contains("--gyro-range"), "\(refused.stderr)")
+    }
+
     /// `--noise K` scales the three white noises: a still board's readings
     /// scatter K times as far about their mean as with typical noise.
     @Test func noiseMultipleScalesTheScatter() throws {

@@ -264,6 +264,14 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         bias = bias + Self.outer(d * variance, d)
     }
 
+    /// Adds a rotation the gyro may have missed, `rotation` (rad, earth axes), with its
+    /// size as its 1σ and its direction known: the attitude error's covariance grows
+    /// by `rotation·rotationᵀ`, so a reading that shows part of it shows the rest.
+    @inlinable
+    public mutating func widenAngle(byMissed rotation: Vector3) {
+        angle = angle + Self.outer(rotation, rotation)
+    }
+
     /// `m − u·vᵀ` for symmetric `m` and parallel `u`, `v`: six products, mirrored.
     @inlinable
     static func subtractingSymmetric(_ m: Matrix3, _ u: Vector3, _ v: Vector3) -> Matrix3 {

@@ -132,6 +132,7 @@ public struct AttitudeFusion: Sendable {
     private var vehicle = VehicleAcceleration()
     private var tiltSpread = TiltSpread()
     private var lostSamples = LostSampleBridge()
+    private var saturation = GyroSaturation()
     private var unaveraged = UnaveragedCompassError()
     private var leverArm = LeverArmEstimate()
     private var biasWalk = BiasWalkEstimate()
@@ -266,6 +267,7 @@ public struct AttitudeFusion: Sendable {
         }
         guard dt > 0 else { return }
         let (rate, r) = integrate(angularRate: w, dt: dt)
+        if saturation.mayBeClipped(w) { noteClipping(rawRate: w, dt: dt, rotation: r) }
         rest.add(angularRate: w, acceleration: a, field: m, dt: dt)
         let aE = r * (a - leverArm.acceleration)
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
@@ -292,6 +294,10 @@ public struct AttitudeFusion: Sendable {
         var forgetting = 0.0
         /// What the rotation over lost samples may be off by, rad² about each axis.
         var bridgedVariance = 0.0
+        /// The rotation clipped gyro readings may have missed (``GyroSaturation``): since the
+        /// last correction, rad, earth frame; and its size since a reading was last fused, rad.
+        var missedRotation = Vector3.zero
+        var missedSinceHeading = 0.0
         /// The specific force summed over the samples since the last correction, times their steps, m/s,
         /// less the vehicle's acceleration where a speed gives it: what the lever arm is fitted to.
         var specificForce = Vector3.zero
@@ -316,6 +322,10 @@ public struct AttitudeFusion: Sendable {
         completeGrowth(rotation: r)
         errors.predict(growth)
         growth = AttitudeErrorFilter.Growth()
+        if pending.missedRotation != .zero {
+            errors.widenAngle(byMissed: pending.missedRotation)
+            pending.missedRotation = .zero
+        }
         // The gyro carried the attitude with the Earth's rotation as well
         // (``EarthRotation``): turned back in the earth frame with the rest
         // of the correction, so that every reading below is judged without it.
@@ -337,6 +347,7 @@ public struct AttitudeFusion: Sendable {
             pending.fieldAge = 0
             pending.sinceHeading = 0
             pending.rotation = 0
+            pending.missedSinceHeading = 0
         }
         apply(correction)
         biasWalk.observe(bias: gyroBias, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
@@ -372,6 +383,15 @@ public struct AttitudeFusion: Sendable {
         return (rate, r)
     }
 
+    /// What a clipped gyro axis may have missed (``GyroSaturation``), turned into the earth frame.
+    @inline(never) // fast turns only: kept out of the per-sample path
+    private mutating func noteClipping(rawRate w: Vector3, dt: Double, rotation r: Matrix3) {
+        let missed = saturation.missedRotation(rawRate: w, dt: dt)
+        guard missed != .zero else { return }
+        pending.missedRotation += r * missed
+        pending.missedSinceHeading += missed.length
+    }
+
     /// Completes the growth since the last correction: the gyro's noise and
     /// scale error (each earth axis grows with the rotation about it), the
     /// bias's random walk, and how much of the compass error is left.
@@ -384,7 +404,9 @@ public struct AttitudeFusion: Sendable {
         growth.biasNoise = coefficients.biasNoise * biasWalk.factor * time
         // The deviation is learned against the raw gyro: the bias estimate follows the compass.
         deviation.corrected(by: -(growth.rotationIntegral * gyroBias).z)
-        deviation.grew(turn: turnE.z, heading: noise.gyroNoiseIntensity * time + pending.bridgedVariance)
+        let missedAboutUp = pending.missedRotation.z
+        deviation.grew(turn: turnE.z,
+                       heading: noise.gyroNoiseIntensity * time + pending.bridgedVariance + missedAboutUp * missedAboutUp)
         let memory = 1 / (1 + pending.forgetting)
         compassError *= memory
         growth.compassMemory = memory
@@ -989,10 +1011,15 @@ public struct AttitudeFusion: Sendable {
         // that a carried field does not turn the earth-frame average; when the
         // offset moves, the readings it corrects move with it.
         let o = carried.offset ?? .zero
-        if (o - fieldStepOffset).squaredLength > noise.magnetometerVariance { fieldStep.reset() }
+        // Nor is a field seen to step while the gyro, clipped, may have missed a turn.
+        if (o - fieldStepOffset).squaredLength > noise.magnetometerVariance || pending.missedSinceHeading > 0 {
+            fieldStep.reset()
+        }
         fieldStepOffset = o
-        let halfTurn = 0.5 * pending.rotation
-        let turning = 2 * (coefficients.latencySquared * rate.squaredLength + halfTurn * halfTurn) * m.squaredLength
+        // The gyro's integration may be off by half the turn, and by all a clipped gyro missed.
+        let halfTurn = 0.5 * pending.rotation, missed = pending.missedSinceHeading
+        let turning = 2 * (coefficients.latencySquared * rate.squaredLength + halfTurn * halfTurn + missed * missed)
+            * m.squaredLength
         switch fieldStep.observe(m - o, rotation: r, noise: 3 * noise.magnetometerVariance, turning: turning, dt: dt,
                                  gateSquared: coefficients.magneticGateSquared) {
         case .none:
@@ -1211,6 +1238,7 @@ public struct AttitudeFusion: Sendable {
         room.reset()
         imported.reset()
         lostSamples.reset()
+        saturation.reset()
         leverArm.interrupted()
         biasWalk.interrupted()
         unconfirmed.restart(gyroBias: gyroBias)

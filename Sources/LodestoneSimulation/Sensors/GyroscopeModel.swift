@@ -20,15 +20,19 @@ public struct GyroscopeModel: Hashable, Sendable {
     public var resolution: Double
     /// The Earth turns at 15 °/h; a gyroscope senses it.
     public var sensesEarthRotation: Bool
+    /// Full scale, rad/s: a reading beyond it is held at it, as a part's register
+    /// holds its largest value (infinity: no limit).
+    public var range: Double
 
     public init(noiseDensity: Double = 0, bias: Vector3 = .zero, biasRandomWalk: Double = 0, scaleError: Vector3 = .zero,
-                resolution: Double = 0, sensesEarthRotation: Bool = false) {
+                resolution: Double = 0, sensesEarthRotation: Bool = false, range: Double = .infinity) {
         self.noiseDensity = noiseDensity
         self.bias = bias
         self.biasRandomWalk = biasRandomWalk
         self.scaleError = scaleError
         self.resolution = resolution
         self.sensesEarthRotation = sensesEarthRotation
+        self.range = range
     }
 
     /// A perfect gyroscope.
