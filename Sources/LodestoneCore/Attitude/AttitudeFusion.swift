@@ -744,6 +744,15 @@ public struct AttitudeFusion: Sendable {
         var horizontalSquared: Double { earth.x * earth.x + earth.y * earth.y }
     }
 
+    /// A reading's heading (`read`); the same less the compass's deviation with
+    /// heading where that is learned (`corrected`); and the board's heading the
+    /// deviation is read at, nil when the forward axis is too steep for one.
+    private struct CompassHeading {
+        var read: Double
+        var corrected: Double
+        var board: (sin: Double, cos: Double)?
+    }
+
     /// The noise of a reading's heading, rad².
     private struct ReadingNoise {
         /// Each reading's own: the magnetometer's, and the turn during its latency.
@@ -788,18 +797,15 @@ public struct AttitudeFusion: Sendable {
         }
     }
 
-    /// The reading's heading (`read`); the same less the compass's deviation
-    /// with heading where that is learned (`corrected`; from the plain
-    /// readings, so not once an offset is taken from them); and the board's
-    /// heading the deviation is read at.
-    private mutating func compassHeading(of reading: CompassReading, rotation r: Matrix3)
-        -> (read: Double, corrected: Double, board: (sin: Double, cos: Double)?) {
+    /// The reading's heading, corrected by the deviation table where it is
+    /// learned: from the plain readings, so not once an offset is taken from them.
+    private mutating func compassHeading(of reading: CompassReading, rotation r: Matrix3) -> CompassHeading {
         let read = atan2(reading.earth.x, reading.earth.y)
         let board = Self.heading(of: settings.vehicleForwardAxis, rotation: r)
         var learned: Double?
         if let board, !readsCompassLessAnOffset { learned = deviation.deviation(heading: board, bodyUp: r.row2) }
         takeDeviation(learned)
-        return (read, read - (learned ?? 0), board)
+        return CompassHeading(read: read, corrected: read - (learned ?? 0), board: board)
     }
 
     /// The reading's noise: its own, what the tilt's uncertainty does to the
@@ -849,9 +855,8 @@ public struct AttitudeFusion: Sendable {
     /// What a clean reading of the plain earth field teaches beyond the
     /// heading: the compass error's size, the gyro's rate error over loops, the
     /// field's reference, and the compass's deviation with heading.
-    private mutating func learn(from reading: CompassReading,
-                                heading: (read: Double, corrected: Double, board: (sin: Double, cos: Double)?),
-                                innovation: Double, noise: ReadingNoise, correction: AttitudeErrorFilter.Correction,
+    private mutating func learn(from reading: CompassReading, heading: CompassHeading, innovation: Double,
+                                noise: ReadingNoise, correction: AttitudeErrorFilter.Correction,
                                 rotation r: Matrix3, dt: Double) {
         let up = r.row2, biasUp = up.dot(errors.bias * up), rateError = loops.variance
         let smoothed = compassSpread.observe(innovation: innovation + compassError + correction.compass,
@@ -1016,10 +1021,8 @@ public struct AttitudeFusion: Sendable {
             fieldStep.reset()
         }
         fieldStepOffset = o
-        // The gyro's integration may be off by half the turn, and by all a clipped gyro missed.
-        let halfTurn = 0.5 * pending.rotation, missed = pending.missedSinceHeading
-        let turning = 2 * (coefficients.latencySquared * rate.squaredLength + halfTurn * halfTurn + missed * missed)
-            * m.squaredLength
+        let halfTurn = 0.5 * pending.rotation
+        let turning = 2 * (coefficients.latencySquared * rate.squaredLength + halfTurn * halfTurn) * m.squaredLength
         switch fieldStep.observe(m - o, rotation: r, noise: 3 * noise.magnetometerVariance, turning: turning, dt: dt,
                                  gateSquared: coefficients.magneticGateSquared) {
         case .none:

@@ -71,13 +71,13 @@ public struct MagneticEnvironmentMonitor: Sendable {
 
     /// Field strength (µT) and sine of the dip, averaged over ~20 ms.
     public private(set) var strength = 0.0
-    public private(set) var sinDip = 0.0 { didSet { dip = asinDegrees(sinDip) } }
+    public private(set) var sinDip = 0.0 { didSet { dipDegrees = asinDegrees(sinDip) } }
     /// The references the short-term values are compared with.
     public private(set) var referenceStrength = 0.0
     public private(set) var referenceSinDip = 0.0 { didSet { referenceDip = asinDegrees(referenceSinDip) } }
     /// The two dips in degrees, worked out when they change (50 times a second
     /// at most) rather than for every heading's accuracy that asks.
-    private var dip = 0.0
+    private var dipDegrees = 0.0
     /// The reference dip in degrees (expected, or learned).
     public private(set) var referenceDip = 0.0
     public private(set) var isDisturbed = false
@@ -154,7 +154,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
 
     /// Strength departure in µT (signed) and dip departure in degrees (0 when not measured).
     public var departure: (strength: Double, dip: Double) {
-        (strength - referenceStrength, dipIsValid ? abs(dip - referenceDip) : 0)
+        (strength - referenceStrength, dipIsValid ? abs(dipDegrees - referenceDip) : 0)
     }
 
     /// A lower bound on the disturbing field, µT: the largest departure seen
@@ -268,7 +268,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
                 let reason: DisturbanceReason = strengthOff ? .fieldMagnitudeOff : .dipOff
                 events.append(.disturbanceStarted(reason, detail: strengthOff
                     ? "field strength \(rounded(strength)) µT, expected \(rounded(referenceStrength)) µT"
-                    : "dip \(rounded(asinDegrees(sinDip)))°, expected \(rounded(asinDegrees(referenceSinDip)))°"))
+                    : "dip \(rounded(dipDegrees))°, expected \(rounded(referenceDip))°"))
             }
         } else {
             let calm = departure < 0.6 * settings.strengthTolerance * referenceStrength
