@@ -32,7 +32,7 @@ public struct ScenarioRecording: SensorSource, Sendable {
         public var kinematics: Kinematics
         /// Position of the sensor, ENU, m, from where the scenario's course starts.
         public var position: Vector3
-        /// The gyroscope's bias at this instant (turn-on bias plus its walk), rad/s.
+        /// The gyroscope's bias at this instant (turn-on bias plus its walk and its warming), rad/s.
         public var gyroscopeBias: Vector3
 
         /// Horizontal speed of the carrier's reference point, m/s.
@@ -82,7 +82,7 @@ public struct ScenarioRecording: SensorSource, Sendable {
         guard index < sampleCount else { return nil }
         let t = Double(index) / rate
         let now = scenario.kinematics(at: t)
-        if index > 0 { advanceTruth(to: now) }
+        if index > 0 { advanceTruth(to: now, at: t) }
         index += 1
         updateField(at: t, now: now)
         updateGroundSpeed(at: t)
@@ -92,10 +92,10 @@ public struct ScenarioRecording: SensorSource, Sendable {
                             speed: speed, track: track)
     }
 
-    /// Moves the truth to `now`: the bias walks one step, and the position
-    /// integrates the velocity by the trapezoid rule with its end correction
-    /// (exact for cubic motion).
-    private mutating func advanceTruth(to now: Kinematics) {
+    /// Moves the truth to `now`, at time `t`: the bias walks one step and
+    /// warms by as much, and the position integrates the velocity by the
+    /// trapezoid rule with its end correction (exact for cubic motion).
+    private mutating func advanceTruth(to now: Kinematics, at t: Double) {
         let h = 1 / rate, before = truth.kinematics
         truth.position += (before.velocity + now.velocity) * (h / 2)
             + (before.acceleration - now.acceleration) * (h * h / 12)
@@ -104,6 +104,9 @@ public struct ScenarioRecording: SensorSource, Sendable {
         if walk > 0 {
             let (x, y, z) = gyroscopeNoise.gaussianVector(sigma: walk)
             truth.gyroscopeBias += Vector3(x, y, z)
+        }
+        if let warmUp = sensors.gyroscope.warmUp {
+            truth.gyroscopeBias += warmUp.drift(at: t) - warmUp.drift(at: t - h)
         }
     }
 

@@ -73,6 +73,25 @@ import Testing
         #expect(refused.status == 2 && refused.stderr.contains("--gyro-range"), "\(refused.stderr)")
     }
 
+    /// `--gyro-warmup` drifts the bias after switch-on as a warming part's does:
+    /// by 1 − e^(−t/τ) of the drift, whatever the board does meanwhile.
+    @Test func gyroWarmupDriftsTheBiasAfterSwitchOn() throws {
+        let log = scratch.path("warming.csv")
+        let r = try CommandRunner.run(["simulate", "-o", log, "--scenario", "turn", "--turn-rate", "1", "--duration", "40",
+                                       "--rate", "100", "--gyro", "--format", "csv", "--noise", "none",
+                                       "--gyro-warmup", "1,0,0,5"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let t = try table(log)
+        let gx = t.columns.firstIndex(of: "gyro_x")!
+        // The level turn reads nothing about x but the Earth's rate, under 0.004 °/s.
+        for (second, expected) in [(0.0, 0.0), (5, 1 - exp(-1.0)), (15, 1 - exp(-3.0)), (40, 1 - exp(-8.0))] {
+            let degrees = Double(t.rows[Int(second * 100)][gx])! * 180 / Double.pi
+            #expect(abs(degrees - expected) < 0.005, "at \(second) s: \(degrees) °/s, \(expected) expected")
+        }
+        let refused = try CommandRunner.run(["simulate", "-o", log, "--gyro-warmup", "1,0,0,0"])
+        #expect(refused.status == 2 && refused.stderr.contains("--gyro-warmup"), "\(refused.stderr)")
+    }
+
     /// `--noise K` scales the three white noises: a still board's readings
     /// scatter K times as far about their mean as with typical noise.
     @Test func noiseMultipleScalesTheScatter() throws {

@@ -65,6 +65,7 @@ enum SimulateCommand: Command {
         .value("bias-walk", "DEG/S/√S", "Gyroscope bias random walk (default 0.0005 with typical noise)."),
         .value("gyro-scale", "X,Y,Z", "Gyroscope scale errors, fractions (0.01 reads 1 % high)."),
         .value("gyro-range", "DEG/S", "Gyroscope full scale: readings beyond it are held at it, as a part's are (default: none)."),
+        .value("gyro-warmup", "X,Y,Z,TAU", "The gyroscope's bias moves by X,Y,Z °/s after switch-on, approaching it with time constant TAU s, as a part warming up does (default: none)."),
         .value("hard-iron", "X,Y,Z", "Hard-iron offset to add, µT."),
         .value("soft-iron", "A,B,C,D,E,F,G,H,I", "Soft-iron distortion matrix, row-major."),
         .value("hard-iron-step", "T,X,Y,Z", "From time T (s) on, the hard iron is X,Y,Z µT (a part magnetised, a battery swapped)."),

@@ -112,6 +112,10 @@ struct SimulationPlan {
         if let w = try arguments.double("bias-walk", in: 0...10) { sensors.gyroscope.biasRandomWalk = w * Angle.radiansPerDegree }
         if let v = try numbers(arguments, "gyro-scale", count: 3) { sensors.gyroscope.scaleError = Vector3(v[0], v[1], v[2]) }
         if let r = try arguments.double("gyro-range", in: 1...100_000) { sensors.gyroscope.range = r * Angle.radiansPerDegree }
+        if let v = try numbers(arguments, "gyro-warmup", count: 4) {
+            guard v[3] > 0 else { throw UsageError("--gyro-warmup's time constant must be positive, got \(v[3])") }
+            sensors.gyroscope.warmUp = .init(drift: Vector3(v[0], v[1], v[2]) * Angle.radiansPerDegree, timeConstant: v[3])
+        }
         if let v = try numbers(arguments, "hard-iron", count: 3) { sensors.magnetometer.hardIron = Vector3(v[0], v[1], v[2]) }
         if let v = try numbers(arguments, "soft-iron", count: 9) {
             sensors.magnetometer.softIron = Matrix3(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])

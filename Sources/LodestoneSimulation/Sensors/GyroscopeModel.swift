@@ -1,10 +1,12 @@
+import Foundation
 import LodestoneCore
 
 /// How a simulated MEMS gyroscope departs from the true body rate.
 ///
 /// Reads `(1 + scaleError) ⊙ (ω + Earth's rate) + bias(t) + white noise`, rounded
 /// to `resolution`. The bias starts at `bias` and walks: each sample adds a
-/// normal step of `biasRandomWalk·√dt` per axis. White noise is given as a
+/// normal step of `biasRandomWalk·√dt` per axis; a part that warms after
+/// switch-on also drifts (``WarmUp``). White noise is given as a
 /// density, so its per-sample σ is `noiseDensity·√rate`, as for a sensor whose
 /// bandwidth follows its output rate.
 public struct GyroscopeModel: Hashable, Sendable {
@@ -23,9 +25,32 @@ public struct GyroscopeModel: Hashable, Sendable {
     /// Full scale, rad/s: a reading beyond it is held at it, as a part's register
     /// holds its largest value (infinity: no limit).
     public var range: Double
+    /// How the bias drifts as the part warms after switch-on (nil: it does not).
+    public var warmUp: WarmUp?
+
+    /// A bias that moves by `drift` (rad/s, sensor frame) after switch-on,
+    /// approaching it as `1 − e^(−t/timeConstant)`: a part whose offset depends
+    /// on its temperature, warming up by its own heat or its enclosure's.
+    public struct WarmUp: Hashable, Sendable {
+        public var drift: Vector3
+        /// s
+        public var timeConstant: Double
+
+        public init(drift: Vector3, timeConstant: Double) {
+            precondition(timeConstant > 0)
+            self.drift = drift
+            self.timeConstant = timeConstant
+        }
+
+        /// How far the bias has drifted `t` seconds after switch-on, rad/s.
+        public func drift(at t: Double) -> Vector3 {
+            drift * (1 - exp(-t / timeConstant))
+        }
+    }
 
     public init(noiseDensity: Double = 0, bias: Vector3 = .zero, biasRandomWalk: Double = 0, scaleError: Vector3 = .zero,
-                resolution: Double = 0, sensesEarthRotation: Bool = false, range: Double = .infinity) {
+                resolution: Double = 0, sensesEarthRotation: Bool = false, range: Double = .infinity,
+                warmUp: WarmUp? = nil) {
         self.noiseDensity = noiseDensity
         self.bias = bias
         self.biasRandomWalk = biasRandomWalk
@@ -33,6 +58,7 @@ public struct GyroscopeModel: Hashable, Sendable {
         self.resolution = resolution
         self.sensesEarthRotation = sensesEarthRotation
         self.range = range
+        self.warmUp = warmUp
     }
 
     /// A perfect gyroscope.
