@@ -31,20 +31,26 @@ public struct SyntheticRecording: SensorSource, Sendable {
         /// After `end`, the field fades linearly to nothing over this many
         /// seconds (a board carried away from a motor); 0 ends it in one step.
         public var fade: Double
+        /// From `start`, the field grows linearly to its full size over this
+        /// many seconds (a hard iron drifting as the board warms, a current
+        /// drawn more and more); 0 brings it in one step.
+        public var rise: Double
 
-        public init(start: Double, end: Double = .infinity, field: Vector3, fade: Double = 0) {
+        public init(start: Double, end: Double = .infinity, field: Vector3, fade: Double = 0, rise: Double = 0) {
             self.start = start
             self.end = end
             self.field = field
             self.fade = fade
+            self.rise = rise
         }
 
-        /// The share of the field there at time `t`: all of it from `start`
-        /// to `end`, then less and less over `fade`.
+        /// The share of the field there at time `t`: growing over `rise` from
+        /// `start`, then all of it until `end`, then less and less over `fade`.
         public func share(at t: Double) -> Double {
             guard t >= start else { return 0 }
-            if t < end { return 1 }
-            return fade > 0 ? max(0, 1 - (t - end) / fade) : 0
+            let risen = rise > 0 ? min(1, (min(t, end) - start) / rise) : 1
+            if t < end { return risen }
+            return fade > 0 ? risen * max(0, 1 - (t - end) / fade) : 0
         }
     }
 

@@ -92,6 +92,23 @@ import Testing
         #expect(refused.status == 2 && refused.stderr.contains("--gyro-warmup"), "\(refused.stderr)")
     }
 
+    /// `--magnet`'s seventh number grows the field over RISE s (a hard iron
+    /// drifting as the board warms); a negative one is refused.
+    @Test func magnetRisesOverItsRise() throws {
+        let log = scratch.path("rising.csv")
+        let r = try CommandRunner.run(["simulate", "-o", log, "--scenario", "turn", "--rate", "10", "--format", "csv",
+                                       "--noise", "none", "--magnet", "0,1000,10,0,0,0,8"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let t = try table(log)
+        let mx = t.columns.firstIndex(of: "mag_x")!, time = t.columns.firstIndex(of: "time")!
+        func x(at s: Double) -> Double { Double(t.rows.first { Double($0[time])! >= s }![mx])! }
+        // The turn's first 10 s are still: mag_x grows by 10 µT over the 8 s rise, then holds.
+        #expect(abs((x(at: 4) - x(at: 0)) - 5) < 0.01 && abs((x(at: 9) - x(at: 0)) - 10) < 0.01,
+                "\(x(at: 0)) \(x(at: 4)) \(x(at: 9))")
+        let refused = try CommandRunner.run(["simulate", "-o", log, "--magnet", "0,10,1,0,0,0,-1"])
+        #expect(refused.status == 2 && refused.stderr.contains("RISE"), "\(refused.stderr)")
+    }
+
     /// `--noise K` scales the three white noises: a still board's readings
     /// scatter K times as far about their mean as with typical noise.
     @Test func noiseMultipleScalesTheScatter() throws {
@@ -136,7 +153,7 @@ import Testing
         (["--noise", "loud"], "unknown --noise 'loud'; use none, typical, or a multiple of typical such as 3"),
         (["--noise", "-2"], "unknown --noise '-2'"),
         (["--room-field", "10,5,1,2,3"], "--room-field: END must be after START, got 10.0 and 5.0"),
-        (["--room-field", "1,2,3"], "--room-field needs 5 or 6 comma-separated numbers"),
+        (["--room-field", "1,2,3"], "--room-field needs 5 to 7 comma-separated numbers"),
         (["--room-field", "1,2,3,4,5,-1"], "--room-field: FADE must be ≥ 0 s, got -1.0"),
         (["--rate", "50", "--rate", "100"], "--rate is given twice ('50', then '100'); give it once"),
     ])

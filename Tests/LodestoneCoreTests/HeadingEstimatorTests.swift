@@ -212,4 +212,35 @@ func estimates(_ recording: SyntheticRecording, settings: HeadingEstimator.Setti
         #expect(noisy > quiet)
         #expect(disturbed > quiet + 5, "a 15 µT disturbance should cost degrees: \(disturbed) vs \(quiet)")
     }
+
+    /// A calibrated board whose hard iron drifts by (2, −1.5, 1) µT over the 200 s
+    /// after switch-on (the part warming, a current drawn more and more) while it
+    /// turns at 0.3 °/s. The compass turns by up to 5°, and gyro fusion, which
+    /// learns its field's reference from the readings and took the profile's
+    /// 1.2 % fit at its word, said 1.3°: 40 % of the samples lay beyond 3σ. The
+    /// strength's departure from the calibrated sphere
+    /// (``MagneticEnvironmentMonitor/calibrationDeparture``) now widens it. (At
+    /// 1 °/s and faster the board turns the offset across the field before the
+    /// strength has shown all of it: docs/fusion.md, "Not yet done".)
+    @Test func aHardIronDriftingAfterTheCalibrationWidensTheFusedAccuracy() {
+        let rate = 0.3
+        var sensors = SensorSuite.typical
+        sensors.magnetometer.carriedFields = [.init(start: 20, field: Vector3(2, -1.5, 1), rise: 200)]
+        var recording = ScenarioRecording(scenario: .levelTurn(.init(rate: rate)), sensors: sensors, rate: 100,
+                                          includesGyroscope: true, seed: 7)
+        var settings = HeadingEstimator.Settings()
+        settings.calibrationStatus = CalibrationStatus(fitErrorPercent: 1.2, fieldStrength: 50, dip: 65)
+        var pipeline = HeadingPipeline(settings: settings, headingFilter: 0)
+        var valid = 0.0, beyond = 0.0, squares = 0.0
+        while let s = recording.nextSample() {
+            guard let h = pipeline.process(s), s.time >= 10, h.headingAccuracy >= 0 else { continue }
+            let e = headingError(h.attitude, recording.truth.kinematics.attitude)
+            valid += 1
+            squares += e * e
+            if e > 3 * h.headingAccuracy { beyond += 1 }
+        }
+        print("measured hard iron drifting, \(rate) °/s: RMSE \((squares / valid).squareRoot())°, beyond 3σ \(beyond / valid)")
+        #expect(beyond / valid <= 0.01, "\(100 * beyond / valid) % of samples beyond 3 × headingAccuracy")
+    }
 }
+

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import LodestoneCore
 import LodestoneSimulation
@@ -99,5 +100,52 @@ private let calibrated = CalibrationStatus(fitErrorPercent: 1, fieldStrength: 50
         let r = events(SyntheticRecording(profile: hold, rate: 50, errors: .typical), settings: settings,
                        extraField: { $0 > 10 ? down : .zero })
         #expect(r.events.contains { if case .disturbanceStarted = $0.event { return $0.time > 10 } else { return false } })
+    }
+
+    /// A level board held at north for `hold` s, then turned to east over 10 s
+    /// and held there for `after` s; its readings the earth's field (50 µT,
+    /// dip 65°) plus `offset` (body frame, µT).
+    private func heldThenTurned(calibration: CalibrationStatus?, offset: Vector3, hold: Double = 200,
+                                after: Double = 0, settings: MagneticEnvironmentMonitor.Settings = .init())
+        -> MagneticEnvironmentMonitor {
+        var monitor = MagneticEnvironmentMonitor(settings: settings, calibration: calibration)
+        let h = 50 * cos(65 * Double.pi / 180), v = 50 * sin(65 * Double.pi / 180), dt = 0.02
+        for k in 0...Int((hold + 10 + after) / dt) {
+            let t = Double(k) * dt, heading = min(max(0, t - hold) / 10, 1) * Double.pi / 2
+            let field = Vector3(-h * sin(heading), h * cos(heading), -v) + offset
+            monitor.update(field: field, up: .unitZ, still: t < hold, time: t, dt: dt)
+        }
+        return monitor
+    }
+
+    /// A hard iron that changed after the calibration shows in the strength at
+    /// some headings and turns the heading at others. 3 µT along the board's
+    /// forward axis, held at north, makes the strength 51.34 µT: 0.84 µT beyond
+    /// the 1 % fit's 0.5 µT. Turned to east, the offset lies across the field
+    /// and turns the heading by 3/21.1 µT = 8.1° while the strength shows
+    /// nearly nothing; the departure is remembered there, and allows
+    /// 0.84/(50·cos² 65°) = 5.4°, less what 10 s of its five-minute memory faded.
+    @Test func aFieldThatLeftTheCalibratedSphereWidensWhatTheHeadingMayBeOff() {
+        let drifted = heldThenTurned(calibration: calibrated, offset: Vector3(0, 3, 0))
+        let faded = exp(-10.0 / 300)
+        #expect(abs(drifted.calibrationDeparture - 0.84 * faded) < 0.03,
+                "\(drifted.calibrationDeparture) µT")
+        #expect(abs(drifted.calibrationDepartureHeadingError - 5.4 * faded) < 0.2,
+                "\(drifted.calibrationDepartureHeadingError)°")
+        // On the sphere: nothing, with a profile or without one.
+        #expect(heldThenTurned(calibration: calibrated, offset: .zero).calibrationDeparture == 0)
+        #expect(heldThenTurned(calibration: nil, offset: Vector3(0, 3, 0)).calibrationDeparture == 0)
+    }
+
+    /// The departure fades once the strength is back on the sphere: the board
+    /// held at east, where the offset shows nowhere, for 200 s, with a memory of
+    /// 100 s: by e², not at once.
+    @Test func aDepartureFadesOverItsMemory() {
+        var settings = MagneticEnvironmentMonitor.Settings()
+        settings.departureMemory = 100
+        let peak = heldThenTurned(calibration: calibrated, offset: Vector3(0, 3, 0), settings: settings)
+        let later = heldThenTurned(calibration: calibrated, offset: Vector3(0, 3, 0), after: 200, settings: settings)
+        let ratio = later.calibrationDeparture / peak.calibrationDeparture
+        #expect(abs(ratio - exp(-2)) < 0.02, "\(peak.calibrationDeparture) -> \(later.calibrationDeparture) µT")
     }
 }

@@ -49,4 +49,19 @@ import LodestoneSimulation
             #expect((rec.truth.rotate(cal.apply(s.magneticField)) - SimulatedEnvironment().field).length < 1e-9)
         }
     }
+
+    /// A carried or room field grows over its rise, holds, then fades over its
+    /// fade from the share it had reached.
+    @Test func aFieldRisesHoldsAndFades() {
+        let field = SyntheticRecording.CarriedField(start: 10, end: 100, field: Vector3(1, 0, 0), fade: 20, rise: 40)
+        #expect(field.share(at: 9) == 0)
+        #expect(abs(field.share(at: 30) - 0.5) < 1e-12)
+        #expect(field.share(at: 60) == 1)
+        #expect(abs(field.share(at: 110) - 0.5) < 1e-12)
+        #expect(field.share(at: 130) == 0)
+        // Ended before it had fully risen: it fades from what it reached.
+        let short = SyntheticRecording.CarriedField(start: 0, end: 10, field: Vector3(1, 0, 0), fade: 10, rise: 20)
+        #expect(abs(short.share(at: 15) - 0.25) < 1e-12)
+    }
 }
+

@@ -159,14 +159,15 @@ struct SimulationPlan {
         var windows: [SyntheticRecording.CarriedField] = []
         for text in arguments.strings(name) {
             let count = text.split(separator: ",", omittingEmptySubsequences: false).count
-            guard count == 5 || count == 6 else {
-                throw UsageError("--\(name) needs 5 or 6 comma-separated numbers (START,END,X,Y,Z[,FADE]), got '\(text)'")
+            guard (5...7).contains(count) else {
+                throw UsageError("--\(name) needs 5 to 7 comma-separated numbers (START,END,X,Y,Z[,FADE[,RISE]]), got '\(text)'")
             }
             let v = try numbers(text, name, count: count)
             guard v[1] > v[0] else { throw UsageError("--\(name): END must be after START, got \(v[0]) and \(v[1])") }
-            let fade = count == 6 ? v[5] : 0
+            let fade = count >= 6 ? v[5] : 0, rise = count == 7 ? v[6] : 0
             guard fade >= 0 else { throw UsageError("--\(name): FADE must be ≥ 0 s, got \(fade)") }
-            windows.append(.init(start: v[0], end: v[1], field: Vector3(v[2], v[3], v[4]), fade: fade))
+            guard rise >= 0 else { throw UsageError("--\(name): RISE must be ≥ 0 s, got \(rise)") }
+            windows.append(.init(start: v[0], end: v[1], field: Vector3(v[2], v[3], v[4]), fade: fade, rise: rise))
         }
         return windows
     }

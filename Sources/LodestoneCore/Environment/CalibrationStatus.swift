@@ -29,6 +29,10 @@ public struct CalibrationStatus: Hashable, Sendable {
         self.coveragePercent = coveragePercent
     }
 
+    /// The fit's RMS magnitude residual, µT: how far a corrected reading's
+    /// strength strays from ``fieldStrength`` with the calibration still good.
+    public var fitResidual: Double { fitErrorPercent / 100 * fieldStrength }
+
     /// The heading error, in degrees (1σ), that a residual magnitude error of
     /// `fitErrorPercent` implies: an error vector of that relative size
     /// across the horizontal field turns the heading by about `ε / cos(dip)`.

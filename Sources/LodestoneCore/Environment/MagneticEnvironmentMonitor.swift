@@ -39,12 +39,17 @@ public struct MagneticEnvironmentMonitor: Sendable {
         public var minimumPromptInterval: Double
         /// A profile older than this is stale, seconds (default 180 days).
         public var maximumCalibrationAge: Double
+        /// How long ``MagneticEnvironmentMonitor/calibrationDeparture`` remembers its
+        /// largest value, seconds: long enough for a slowly turning board to come
+        /// round from where a field showed in the strength to where it turns the
+        /// heading most (a quarter turn at 0.3 °/s).
+        public var departureMemory: Double
 
         public init(strengthTolerance: Double = 0.08, dipTolerance: Double = 5, onDelay: Double = 0.03,
                     offDelay: Double = 1, referenceTimeConstant: Double = 60,
                     calibrationStrengthTolerance: Double = 0.12, calibrationDipTolerance: Double = 6,
                     persistence: Double = 60, minimumPromptInterval: Double = 600,
-                    maximumCalibrationAge: Double = 180 * 86_400) {
+                    maximumCalibrationAge: Double = 180 * 86_400, departureMemory: Double = 300) {
             self.strengthTolerance = strengthTolerance
             self.dipTolerance = dipTolerance
             self.onDelay = onDelay
@@ -55,6 +60,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
             self.persistence = persistence
             self.minimumPromptInterval = minimumPromptInterval
             self.maximumCalibrationAge = maximumCalibrationAge
+            self.departureMemory = departureMemory
         }
     }
 
@@ -157,6 +163,25 @@ public struct MagneticEnvironmentMonitor: Sendable {
         (strength - referenceStrength, dipIsValid ? abs(dipDegrees - referenceDip) : 0)
     }
 
+    /// How far the field has left the calibrated sphere, µT: the long-term
+    /// strength's departure from the profile's field beyond the fit's own
+    /// residual, the largest over ``Settings/departureMemory`` (fading). A hard
+    /// iron that drifted, or a field the room added, changes the strength at
+    /// some attitudes and hardly at all at others, where it turns the heading
+    /// instead; the memory carries the former to the latter. 0 without a profile.
+    public private(set) var calibrationDeparture = 0.0
+
+    /// What ``calibrationDeparture`` may do to the heading, degrees. A body-fixed
+    /// offset shows in the strength by its part along the field; the horizontal
+    /// part shows by at most `cos(dip)` of itself and turns the heading, once
+    /// the board has turned it across the field, by itself over the horizontal
+    /// field: so a departure `d` may turn the heading by `d / (B·cos²(dip))`.
+    public var calibrationDepartureHeadingError: Double {
+        guard calibrationDeparture > 0, referenceStrength > 0 else { return 0 }
+        let cosDipSquared = max(1e-6, 1 - referenceSinDip * referenceSinDip)
+        return min(180, calibrationDeparture / (referenceStrength * cosDipSquared) * Angle.degreesPerRadian)
+    }
+
     /// A lower bound on the disturbing field, µT: the largest departure seen
     /// during this disturbance, fading over 10 s. A magnet carried with the
     /// board changes the strength a lot in some attitudes and hardly at all in
@@ -207,6 +232,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
         }
         let slow = min(1, dt * (1.0 / 30))
         longStrength += (b - longStrength) * slow
+        if let calibration { noteCalibrationDeparture(calibration, dt: dt) }
         if still {
             longSinDip = longDipValid ? longSinDip + (s - longSinDip) * slow : s
             longDipValid = true
@@ -295,6 +321,11 @@ public struct MagneticEnvironmentMonitor: Sendable {
             dipSamples += 1
             referenceSinDip += (sinDip - referenceSinDip) * k
         }
+    }
+
+    private mutating func noteCalibrationDeparture(_ calibration: CalibrationStatus, dt: Double) {
+        let now = max(0, abs(longStrength - calibration.fieldStrength) - calibration.fitResidual)
+        calibrationDeparture = max(now, calibrationDeparture * (1 - min(1, dt / settings.departureMemory)))
     }
 
     @inline(__always)

@@ -254,7 +254,10 @@ public struct HeadingEstimator: Sendable {
     /// Gyro fusion's heading uncertainty (which holds the compass error it
     /// learned, see ``AttitudeFusion``), plus what its tilt uncertainty does to
     /// a forward axis that is itself tilted (the heading of an axis at
-    /// elevation e moves by about tilt error × tan e).
+    /// elevation e moves by about tilt error × tan e), plus what a field that
+    /// has left the calibrated sphere may do (``MagneticEnvironmentMonitor/calibrationDeparture``):
+    /// the fusion learns its reference from the readings, so it follows such a
+    /// field's strength and takes the profile's small fit error at its word.
     @inline(__always)
     private func fusedAccuracy() -> Double {
         let q = fusion.attitude, known = fusedForwardAttitude
@@ -264,7 +267,8 @@ public struct HeadingEstimator: Sendable {
         let horizontal = max(1e-3, (forward.x * forward.x + forward.y * forward.y).squareRoot())
         let axisTilt = fusion.tiltUncertainty * abs(forward.z) / horizontal
         let heading = fusion.headingUncertainty
-        return min(180, (heading * heading + axisTilt * axisTilt).squareRoot())
+        let departure = monitor.calibrationDepartureHeadingError
+        return min(180, (heading * heading + axisTilt * axisTilt + departure * departure).squareRoot())
     }
 
     /// The fusion's settings with the compass error it starts from taken from
