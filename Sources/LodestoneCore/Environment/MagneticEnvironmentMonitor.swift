@@ -44,12 +44,20 @@ public struct MagneticEnvironmentMonitor: Sendable {
         /// round from where a field showed in the strength to where it turns the
         /// heading most (a quarter turn at 0.3 °/s).
         public var departureMemory: Double
+        /// Time constant over which the strength the departure is measured from
+        /// follows the long-term strength, seconds. The earth's field changes
+        /// every reading's strength alike from place to place, which turns no
+        /// heading: by about 1 % over a hundred kilometres, so that a car's
+        /// change of place, followed over half an hour, leaves less behind than
+        /// a good fit's residual. A hard iron drifting over minutes is not followed.
+        public var placeTime: Double
 
         public init(strengthTolerance: Double = 0.08, dipTolerance: Double = 5, onDelay: Double = 0.03,
                     offDelay: Double = 1, referenceTimeConstant: Double = 60,
                     calibrationStrengthTolerance: Double = 0.12, calibrationDipTolerance: Double = 6,
                     persistence: Double = 60, minimumPromptInterval: Double = 600,
-                    maximumCalibrationAge: Double = 180 * 86_400, departureMemory: Double = 300) {
+                    maximumCalibrationAge: Double = 180 * 86_400, departureMemory: Double = 300,
+                    placeTime: Double = 1800) {
             self.strengthTolerance = strengthTolerance
             self.dipTolerance = dipTolerance
             self.onDelay = onDelay
@@ -61,6 +69,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
             self.minimumPromptInterval = minimumPromptInterval
             self.maximumCalibrationAge = maximumCalibrationAge
             self.departureMemory = departureMemory
+            self.placeTime = placeTime
         }
     }
 
@@ -139,6 +148,8 @@ public struct MagneticEnvironmentMonitor: Sendable {
             dipSamples = .infinity
         }
         restartAverages = started
+        settledStrength = nil
+        calibrationDeparture = 0
     }
 
     /// A learned reference was learned through the old calibration: learn it
@@ -164,12 +175,16 @@ public struct MagneticEnvironmentMonitor: Sendable {
     }
 
     /// How far the field has left the calibrated sphere, µT: the long-term
-    /// strength's departure from the profile's field beyond the fit's own
-    /// residual, the largest over ``Settings/departureMemory`` (fading). A hard
-    /// iron that drifted, or a field the room added, changes the strength at
-    /// some attitudes and hardly at all at others, where it turns the heading
-    /// instead; the memory carries the former to the latter. 0 without a profile.
+    /// strength's departure from the strength the readings settle to (the
+    /// profile's field at first, following over ``Settings/placeTime``) beyond
+    /// the fit's own residual, the largest over ``Settings/departureMemory``
+    /// (fading). A hard iron that drifted, or a field the room added, changes
+    /// the strength at some attitudes and hardly at all at others, where it
+    /// turns the heading instead; the memory carries the former to the latter.
+    /// 0 without a profile.
     public private(set) var calibrationDeparture = 0.0
+    /// The strength the departure is measured from, µT.
+    private var settledStrength: Double?
 
     /// What ``calibrationDeparture`` may do to the heading, degrees. A body-fixed
     /// offset shows in the strength by its part along the field; the horizontal
@@ -324,7 +339,10 @@ public struct MagneticEnvironmentMonitor: Sendable {
     }
 
     private mutating func noteCalibrationDeparture(_ calibration: CalibrationStatus, dt: Double) {
-        let now = max(0, abs(longStrength - calibration.fieldStrength) - calibration.fitResidual)
+        var settled = settledStrength ?? calibration.fieldStrength
+        settled += (longStrength - settled) * min(1, dt / settings.placeTime)
+        settledStrength = settled
+        let now = max(0, abs(longStrength - settled) - calibration.fitResidual)
         calibrationDeparture = max(now, calibrationDeparture * (1 - min(1, dt / settings.departureMemory)))
     }
 
