@@ -294,10 +294,10 @@ public struct AttitudeFusion: Sendable {
         var forgetting = 0.0
         /// What the rotation over lost samples may be off by, rad² about each axis.
         var bridgedVariance = 0.0
-        /// The rotation clipped gyro readings may have missed (``GyroSaturation``): since the
-        /// last correction, rad, earth frame; and its size since a reading was last fused, rad.
+        /// The rotation clipped gyro readings may have missed (``GyroSaturation``) since the
+        /// last correction, rad, earth frame; and whether any was missed since a reading was last fused.
         var missedRotation = Vector3.zero
-        var missedSinceHeading = 0.0
+        var clippedSinceHeading = false
         /// The specific force summed over the samples since the last correction, times their steps, m/s,
         /// less the vehicle's acceleration where a speed gives it: what the lever arm is fitted to.
         var specificForce = Vector3.zero
@@ -347,7 +347,7 @@ public struct AttitudeFusion: Sendable {
             pending.fieldAge = 0
             pending.sinceHeading = 0
             pending.rotation = 0
-            pending.missedSinceHeading = 0
+            pending.clippedSinceHeading = false
         }
         apply(correction)
         biasWalk.observe(bias: gyroBias, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
@@ -389,7 +389,7 @@ public struct AttitudeFusion: Sendable {
         let missed = saturation.missedRotation(rawRate: w, dt: dt)
         guard missed != .zero else { return }
         pending.missedRotation += r * missed
-        pending.missedSinceHeading += missed.length
+        pending.clippedSinceHeading = true
     }
 
     /// Completes the growth since the last correction: the gyro's noise and
@@ -1017,7 +1017,7 @@ public struct AttitudeFusion: Sendable {
         // offset moves, the readings it corrects move with it.
         let o = carried.offset ?? .zero
         // Nor is a field seen to step while the gyro, clipped, may have missed a turn.
-        if (o - fieldStepOffset).squaredLength > noise.magnetometerVariance || pending.missedSinceHeading > 0 {
+        if (o - fieldStepOffset).squaredLength > noise.magnetometerVariance || pending.clippedSinceHeading {
             fieldStep.reset()
         }
         fieldStepOffset = o

@@ -125,6 +125,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
         self.calibration = calibration
         self.expected = expected
         self.wallClockStart = wallClockStart
+        settledStrength = calibration?.fieldStrength ?? 0
         expectedSinDip = (expected?.dip ?? calibration?.dip).map { sine(degrees: $0) }
     }
 
@@ -148,7 +149,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
             dipSamples = .infinity
         }
         restartAverages = started
-        settledStrength = nil
+        settledStrength = status?.fieldStrength ?? 0
         calibrationDeparture = 0
     }
 
@@ -184,7 +185,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
     /// 0 without a profile.
     public private(set) var calibrationDeparture = 0.0
     /// The strength the departure is measured from, µT.
-    private var settledStrength: Double?
+    private var settledStrength: Double
 
     /// What ``calibrationDeparture`` may do to the heading, degrees. A body-fixed
     /// offset shows in the strength by its part along the field; the horizontal
@@ -339,10 +340,8 @@ public struct MagneticEnvironmentMonitor: Sendable {
     }
 
     private mutating func noteCalibrationDeparture(_ calibration: CalibrationStatus, dt: Double) {
-        var settled = settledStrength ?? calibration.fieldStrength
-        settled += (longStrength - settled) * min(1, dt / settings.placeTime)
-        settledStrength = settled
-        let now = max(0, abs(longStrength - settled) - calibration.fitResidual)
+        settledStrength += (longStrength - settledStrength) * min(1, dt / settings.placeTime)
+        let now = max(0, abs(longStrength - settledStrength) - calibration.fitResidual)
         calibrationDeparture = max(now, calibrationDeparture * (1 - min(1, dt / settings.departureMemory)))
     }
 
