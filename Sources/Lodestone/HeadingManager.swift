@@ -30,6 +30,7 @@ public final class HeadingManager: Sendable {
         var generation = 0
         var running = false
         var stopRequested = false
+        var restartRequested = false
         var stop: StopFlag?
         var cancelRead: (@Sendable () -> Void)?
         var latest: Heading?
@@ -221,11 +222,15 @@ public final class HeadingManager: Sendable {
 
     // MARK: Running
 
-    /// Starts reading the source on its own thread. Does nothing if already running.
+    /// Starts reading the source on its own thread. Does nothing if already running; just
+    /// after a stop, it starts again once the stopped reader has let go of the source.
     public func startUpdatingHeading() {
         let stop = StopFlag()
         let start = state.withLock { s -> Bool in
-            guard !s.running else { return false }
+            guard !s.running else {
+                if s.stopRequested { s.restartRequested = true }
+                return false
+            }
             s.running = true
             s.stopRequested = false
             s.stop = stop
@@ -241,12 +246,15 @@ public final class HeadingManager: Sendable {
     }
 
     /// Stops after the current sample (a blocked sensor read returns at once) and ends
-    /// the heading and steering streams.
+    /// the heading and steering streams at once: nothing is delivered after the call,
+    /// not even a heading the reader had already made.
     public func stopUpdatingHeading() {
         let (stop, cancel) = state.withLock { s -> (StopFlag?, (@Sendable () -> Void)?) in
             s.stopRequested = true
+            s.restartRequested = false
             return (s.stop, s.cancelRead)
         }
+        closeDeliveryStreams()
         stop?.set()
         cancel?()
     }
@@ -260,25 +268,29 @@ public final class HeadingManager: Sendable {
         delegate?.headingManager(self, didReceive: event)
     }
 
-    /// Publishes a delivered heading and the advice made for it.
+    /// Publishes a delivered heading and the advice made for it, unless the caller stopped.
     func publish(_ heading: Heading, advice: SteeringAdvice?) {
-        let delegate = state.withLock { s in
-            s.latest = heading
-            if let advice { s.latestAdvice = advice }
-            return s.delegate.value
+        let (stopped, delegate) = state.withLock { s in
+            if !s.stopRequested {
+                s.latest = heading
+                if let advice { s.latestAdvice = advice }
+            }
+            return (s.stopRequested, s.delegate.value)
         }
+        guard !stopped else { return }
         headingStreams.yield(heading)
         updateStreams.yield(HeadingUpdate(heading: heading, advice: advice))
         delegate?.headingManager(self, didUpdate: heading)
         if let advice { publish(advice, delegate: delegate) }
     }
 
-    /// Publishes advice made for a new fix (between headings).
+    /// Publishes advice made for a new fix (between headings), unless the caller stopped.
     func publish(_ advice: SteeringAdvice) {
-        let delegate = state.withLock { s in
-            s.latestAdvice = advice
-            return s.delegate.value
+        let (stopped, delegate) = state.withLock { s in
+            if !s.stopRequested { s.latestAdvice = advice }
+            return (s.stopRequested, s.delegate.value)
         }
+        guard !stopped else { return }
         publish(advice, delegate: delegate)
     }
 
@@ -287,16 +299,32 @@ public final class HeadingManager: Sendable {
         delegate?.headingManager(self, didUpdate: advice)
     }
 
-    /// The reader ended: streams finish (the event streams only when the source ended by itself).
+    /// The reader ended. When the source ended by itself, every stream finishes once its
+    /// reader has taken what it holds. When the caller stopped, the stop closed the heading
+    /// and steering streams already (the event streams stay for a restart), and those
+    /// handed out since belong to the new reader that starts when the caller started again.
     func finish(ended: Bool) {
-        state.withLock { s in
+        let restart = state.withLock { s in
             s.running = false
             s.cancelRead = nil
+            defer { s.restartRequested = false }
+            return s.restartRequested
         }
-        headingStreams.finish()
-        adviceStreams.finish()
-        updateStreams.finish()
-        if ended { eventStreams.finish() }
+        if restart {
+            startUpdatingHeading()
+        } else if ended {
+            headingStreams.finish()
+            adviceStreams.finish()
+            updateStreams.finish()
+            eventStreams.finish()
+        }
+    }
+
+    /// Ends the heading and steering streams at once, dropping what their readers have not taken.
+    private func closeDeliveryStreams() {
+        headingStreams.close()
+        updateStreams.close()
+        adviceStreams.close()
     }
 }
 

@@ -30,6 +30,7 @@ public final class LocationManager: Sendable {
         var delivery = try! LocationDelivery()
         var updating = false
         var running = false
+        var restartRequested = false
         var stop: StopFlag?
         var latest: Location?
         var latestAdvice: SteeringAdvice?
@@ -106,11 +107,12 @@ public final class LocationManager: Sendable {
         startReading()
     }
 
-    /// Stops delivering fixes and ends the location streams; the source stays open while
-    /// regions are monitored, a route is recorded or steering is on.
+    /// Stops delivering fixes and ends the location streams at once (nothing is delivered
+    /// after the call); the source stays open while regions are monitored, a route is
+    /// recorded or steering is on.
     public func stopUpdatingLocation() {
         state.withLock { $0.updating = false }
-        locationStreams.finish()
+        locationStreams.close()
     }
 
     /// A stream of delivered fixes; starts updating if needed.
@@ -204,11 +206,15 @@ public final class LocationManager: Sendable {
 
     // MARK: Running
 
-    /// Starts the reading thread unless it runs.
+    /// Starts the reading thread unless it runs; just after a ``stop()``, once the stopped
+    /// reader has let go of the source.
     private func startReading() {
         let stop = StopFlag()
         let start = state.withLock { s -> Bool in
-            guard !s.running else { return false }
+            guard !s.running else {
+                if s.stop?.isSet == true { s.restartRequested = true }
+                return false
+            }
             s.running = true
             s.stop = stop
             return true
@@ -222,14 +228,22 @@ public final class LocationManager: Sendable {
         }
     }
 
-    /// Stops reading the source now, whatever still wants it, and ends every stream.
+    /// Stops reading the source now, whatever still wants it, and ends every stream: the
+    /// location and steering streams at once, so that nothing is delivered after the call.
     public func stop() {
-        state.withLock { $0.stop }?.set()
+        let flag = state.withLock { s in
+            s.updating = false
+            s.restartRequested = false
+            return s.stop
+        }
+        locationStreams.close()
+        adviceStreams.close()
+        flag?.set()
     }
 
     /// The reading thread: polls the source ten times a second while it is wanted.
     private func read(stop: StopFlag) {
-        defer { finish() }
+        defer { finish(stopped: stop.isSet) }
         var source: any PositionSource
         do {
             guard let s = try self.source.makeLocationSource(wallClock: SystemClock().wall()) else {
@@ -243,7 +257,7 @@ public final class LocationManager: Sendable {
         }
         defer { source.close() }
         let clock = SystemClock(stop: stop)
-        while state.withLock({ $0.wanted }), !stop.isSet {
+        while stillWanted(stop) {
             let updates = source.poll(now: clock.monotonic())
             for update in updates { handle(update) }
             if source.hasEnded {
@@ -252,6 +266,16 @@ public final class LocationManager: Sendable {
                 return
             }
             _ = clock.sleep(PositionFeed.interval)
+        }
+    }
+
+    /// Whether to read on. A reader that leaves because nothing wants it sets its own stop
+    /// flag under the lock, so that a start just after it is a restart, not lost.
+    private func stillWanted(_ stop: StopFlag) -> Bool {
+        state.withLock { s in
+            if s.wanted && !stop.isSet { return true }
+            stop.set()
+            return false
         }
     }
 
@@ -298,15 +322,24 @@ public final class LocationManager: Sendable {
         state.withLock { $0.delegate.value }?.locationManager(self, didReceive: event)
     }
 
-    /// The reader ended: every stream finishes.
-    private func finish() {
-        state.withLock { s in
+    /// The reader ended: every stream ends (the stop closed the location and steering
+    /// streams already), unless the caller started again meanwhile.
+    private func finish(stopped: Bool) {
+        let restart = state.withLock { s in
             s.running = false
             s.stop = nil
+            defer { s.restartRequested = false }
+            return s.restartRequested
         }
-        locationStreams.finish()
+        if restart {
+            startReading()
+            return
+        }
+        if !stopped {
+            locationStreams.finish()
+            adviceStreams.finish()
+        }
         eventStreams.finish()
         regionStreams.finish()
-        adviceStreams.finish()
     }
 }

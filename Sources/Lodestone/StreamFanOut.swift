@@ -2,9 +2,14 @@ import LodestoneCore
 
 /// The streams of one kind a manager hands out (headings, events, locations …): each
 /// call to ``stream()`` gets every element yielded after it, keeping the newest
-/// `limit` when its reader falls behind, until it is finished or its reader drops it.
+/// `limit` when its reader falls behind, until it is finished, closed, or its reader drops it.
 final class StreamFanOut<Element: Sendable>: Sendable {
-    private let continuations = Locked<(nextID: Int, all: [Int: AsyncStream<Element>.Continuation])>((0, [:]))
+    private struct Member {
+        let continuation: AsyncStream<Element>.Continuation
+        let reader: StreamReader<Element>
+    }
+
+    private let members = Locked<(nextID: Int, all: [Int: Member])>((0, [:]))
     let limit: Int
 
     init(keepingNewest limit: Int) {
@@ -13,29 +18,67 @@ final class StreamFanOut<Element: Sendable>: Sendable {
 
     /// A new stream; it is removed from the fan-out when it terminates.
     func stream() -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
-        let id = continuations.withLock { c -> Int in
-            c.nextID += 1
-            c.all[c.nextID] = continuation
-            return c.nextID
+        let (inner, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
+        let reader = StreamReader(inner)
+        let id = members.withLock { m -> Int in
+            m.nextID += 1
+            m.all[m.nextID] = Member(continuation: continuation, reader: reader)
+            return m.nextID
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.continuations.withLock { $0.all.removeValue(forKey: id) }
+            _ = self?.members.withLock { $0.all.removeValue(forKey: id) }
         }
-        return stream
+        return AsyncStream(unfolding: { await reader.next() })
     }
 
     /// Gives `element` to every stream (outside the lock: a stream's buffer never blocks).
     func yield(_ element: Element) {
-        for c in continuations.withLock({ Array($0.all.values) }) { c.yield(element) }
+        for m in members.withLock({ Array($0.all.values) }) { m.continuation.yield(element) }
     }
 
-    /// Ends every stream handed out so far.
+    /// Ends every stream handed out so far, once its reader has taken what it holds
+    /// (the source ended: the last elements are still wanted).
     func finish() {
-        let all = continuations.withLock { c in
-            defer { c.all = [:] }
-            return Array(c.all.values)
+        for m in takeAll() { m.continuation.finish() }
+    }
+
+    /// Ends every stream handed out so far at once: what its reader has not taken yet is
+    /// dropped, as Core Location delivers nothing after a stop.
+    func close() {
+        for m in takeAll() {
+            m.reader.close()
+            m.continuation.finish()
         }
-        for c in all { c.finish() }
+    }
+
+    private func takeAll() -> [Member] {
+        members.withLock { m in
+            defer { m.all = [:] }
+            return Array(m.all.values)
+        }
+    }
+}
+
+/// One stream's reading end: its elements until it is closed, then none.
+///
+/// Only the stream's one consumer calls ``next()`` (an unfolding stream calls it
+/// one at a time), which is what makes the unchecked `Sendable` sound.
+private final class StreamReader<Element: Sendable>: @unchecked Sendable {
+    private var iterator: AsyncStream<Element>.Iterator
+    private let closed = Locked(false)
+
+    init(_ stream: AsyncStream<Element>) {
+        iterator = stream.makeAsyncIterator()
+    }
+
+    func close() {
+        closed.withLock { $0 = true }
+    }
+
+    func next() async -> Element? {
+        var it = iterator
+        let element = await it.next()
+        iterator = it
+        return closed.withLock { $0 } ? nil : element
     }
 }

@@ -129,14 +129,18 @@ struct FlakySource: SensorSource {
         manager.steeringTarget = try GeoCoordinate(latitude: 52.6, longitude: 13.4)
         manager.headingFilter = 0
         let advice = manager.steering()
+        let collecting = Task {
+            var steering: [SteeringAdvice] = []
+            for await a in advice { steering.append(a) }
+            return steering
+        }
         var headings: [Heading] = []
         for await h in manager.headings() {
             headings.append(h)
             if headings.count == 25 { manager.stopUpdatingHeading() }
         }
-        var steering: [SteeringAdvice] = []
-        for await a in advice { steering.append(a) }
-        #expect(headings.count >= 25 && headings.allSatisfy { $0.trueHeading != nil })
+        let steering = await collecting.value
+        #expect(headings.count == 25 && headings.allSatisfy { $0.trueHeading != nil })
         let first = try #require(steering.first)
         #expect(abs(first.bearing) < 1e-6 || abs(first.bearing - 360) < 1e-6, "due north: \(first.bearing)")
         #expect(abs(first.distance - 11_131) < 20, "0.1° of latitude at 52.5° N: \(first.distance)")
@@ -144,6 +148,42 @@ struct FlakySource: SensorSource {
         #expect(steering.count >= 20, "advice with the headings: \(steering.count) for \(headings.count)")
         let elapsed = (headings.last?.timestamp ?? 0) - (headings.first?.timestamp ?? 0)
         #expect(elapsed >= 0.4, "real time: 25 samples at 50 Hz")
+    }
+
+    /// Core Location delivers nothing after stopUpdatingHeading: a stream ends at once, even
+    /// when the reader (here unpaced, far ahead of its consumer) had made more headings.
+    @Test func nothingIsDeliveredAfterAStop() async {
+        let manager = HeadingManager(source: SyntheticRecording(profile: .spin(rate: 10, duration: 600), rate: 100, errors: .typical))
+        manager.headingFilter = 0
+        let updates = manager.updates()
+        var headings = 0
+        for await _ in manager.headings() {
+            headings += 1
+            if headings == 40 { manager.stopUpdatingHeading() }
+        }
+        var late = 0
+        for await _ in updates { late += 1 }
+        #expect(headings == 40)
+        #expect(late == 0, "a stream handed out before the stop ends there too: \(late)")
+    }
+
+    /// A start just after a stop, while the stopped reader still lets go of the source,
+    /// starts again for the new streams instead of ending them with the old reader.
+    @Test func aStartJustAfterAStopStartsAgain() async {
+        let manager = HeadingManager(source: SyntheticRecording(profile: .spin(rate: 10, duration: 600), rate: 100, errors: .typical))
+        manager.headingFilter = 0
+        var first = 0
+        for await _ in manager.headings() {
+            first += 1
+            if first == 10 { manager.stopUpdatingHeading() }
+        }
+        var second: [Heading] = []
+        for await h in manager.headings() {
+            second.append(h)
+            if second.count == 10 { manager.stopUpdatingHeading() }
+        }
+        #expect(first == 10)
+        #expect(second.count == 10)
     }
 
     /// A headingFilter set while running applies from the next sample: the source itself sets

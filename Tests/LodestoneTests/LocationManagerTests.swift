@@ -79,6 +79,25 @@ final class LocationRecorder: LocationManagerDelegate {
         #expect(delegate.calls.withLock { $0.filter { $0 == "region" }.count } == 2)
     }
 
+    /// Nothing is delivered after stopUpdatingLocation, not even fixes the reader had read
+    /// already (a fast replay reads many a poll), and updating starts again when asked.
+    @Test func nothingIsDeliveredAfterAStopOfUpdates() async throws {
+        let dir = TemporaryDirectory()
+        let manager = try LocationManager(.replay(PositionReplay(path: try track(400, in: dir), speed: 200)))
+        var first = 0
+        for await _ in manager.locations() {
+            first += 1
+            if first == 3 { manager.stopUpdatingLocation() }
+        }
+        var second = 0
+        for await _ in manager.locations() {
+            second += 1
+            if second == 3 { manager.stop() }
+        }
+        #expect(first == 3)
+        #expect(second == 3)
+    }
+
     /// A position log that cannot be read is an event, not a crash.
     @Test func anUnreadableLogIsAnEvent() async throws {
         let manager = try LocationManager(.replay(PositionReplay(path: "/nonexistent/track.gpx")))
