@@ -83,7 +83,9 @@ final class LocationRecorder: LocationManagerDelegate {
     /// already (a fast replay reads many a poll), and updating starts again when asked.
     @Test func nothingIsDeliveredAfterAStopOfUpdates() async throws {
         let dir = TemporaryDirectory()
-        let manager = try LocationManager(.replay(PositionReplay(path: try track(400, in: dir), speed: 200)))
+        // 5000 fixes at 100 times real time: the replay must not end before the caller stops,
+        // however slowly a loaded machine runs the test.
+        let manager = try LocationManager(.replay(PositionReplay(path: try track(5000, in: dir), speed: 100)))
         var first = 0
         for await _ in manager.locations() {
             first += 1
