@@ -129,7 +129,7 @@ public struct AttitudeFusion: Sendable {
     private var offsetHeadingVariance = 0.0
     private var gravity: GravityAverage
     private var unconfirmed: UnconfirmedTilt
-    private var vehicle = VehicleAcceleration()
+    private var vehicle: VehicleAcceleration
     private var tiltSpread = TiltSpread()
     private var lostSamples = LostSampleBridge()
     private var saturation = GyroSaturation()
@@ -170,6 +170,7 @@ public struct AttitudeFusion: Sendable {
         // for it), and the reference remembers as long, longer than a hand takes to put a magnet on.
         fieldStep = FieldStep(settlingTime: settings.bodyFieldChangeTime, longestCandidate: 3 * settings.bodyFieldChangeTime,
                               referenceTime: 3 * settings.bodyFieldChangeTime)
+        vehicle = VehicleAcceleration(readingMemory: settings.motionCorrelationTime)
         gravity = GravityAverage(correlationTime: settings.motionCorrelationTime,
                                  persistenceTime: settings.sustainedAccelerationTime,
                                  accelerometerError: settings.accelerometerError)

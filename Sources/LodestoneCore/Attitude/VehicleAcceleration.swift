@@ -36,7 +36,9 @@ import Darwin
 /// corrections of the tilt are turned into the past readings), but no more
 /// than v' takes out: an acceleration the speed has not shown yet (a boat's
 /// sway, the start of a braking) is one the filter meets as it would without
-/// speed.
+/// speed. The tilt reading averages the specific force over ``readingMemory``,
+/// so a lag the speed has since caught up with still leans it for about that
+/// long: the lag is held with the same memory.
 public struct VehicleAcceleration: Hashable, Sendable {
     /// Time constant of the speed change's estimate, s.
     public let smoothingTime: Double
@@ -47,11 +49,14 @@ public struct VehicleAcceleration: Hashable, Sendable {
     /// What the accelerometer's along-track reading is averaged over before
     /// it is compared with its own past, s: longer than road vibration's period.
     public let vibrationTime: Double
+    /// How long the tilt reading remembers the specific force, s (``GravityAverage``'s correlation time).
+    public let readingMemory: Double
 
     /// How far the acceleration along the track may have changed since the
     /// speed last showed it, m/s².
     public private(set) var alongTrackLag = 0.0
 
+    private var heldLag = 0.0
     private var lastSpeed: Double?
     private var lastReportTime = 0.0
     private var time = 0.0
@@ -65,11 +70,12 @@ public struct VehicleAcceleration: Hashable, Sendable {
     private var courseOffset = 0.0
 
     public init(smoothingTime: Double = 1, slowestCourseSpeed: Double = 2, longestReportGap: Double = 5,
-                vibrationTime: Double = 0.25) {
+                vibrationTime: Double = 0.25, readingMemory: Double = 1) {
         self.smoothingTime = smoothingTime
         self.slowestCourseSpeed = slowestCourseSpeed
         self.longestReportGap = longestReportGap
         self.vibrationTime = vibrationTime
+        self.readingMemory = readingMemory
     }
 
     /// The vehicle's acceleration in the earth frame (m/s², ENU, north =
@@ -85,6 +91,7 @@ public struct VehicleAcceleration: Hashable, Sendable {
             speedChange = 0
             recentForce = nil
             alongTrackLag = 0
+            heldLag = 0
             return nil
         }
         trackSpeedChange(speed, dt: dt)
@@ -95,7 +102,8 @@ public struct VehicleAcceleration: Hashable, Sendable {
     }
 
     /// The specific force now against its average over the speed's delay (a
-    /// report interval and the smoothing), along the track.
+    /// report interval and the smoothing), along the track, and at least that
+    /// lag as the tilt reading's memory still holds it.
     private mutating func trackAlongTrackLag(_ force: Vector3, along u: Vector3, dt: Double) {
         guard let recent = recentForce else {
             recentForce = force
@@ -106,7 +114,9 @@ public struct VehicleAcceleration: Hashable, Sendable {
         let updated = recent + (force - recent) * min(1, dt / vibrationTime)
         recentForce = updated
         delayedForce += (force - delayedForce) * min(1, dt / delay)
-        alongTrackLag = min(abs((updated - delayedForce).dot(u)), abs(speedChange))
+        let lag = min(abs((updated - delayedForce).dot(u)), abs(speedChange))
+        heldLag += (lag - heldLag) * min(1, dt / readingMemory)
+        alongTrackLag = max(lag, heldLag)
     }
 
     /// The filter turned its attitude by `q` (earth frame): the readings

@@ -58,6 +58,19 @@ import Testing
                 "the speed still brakes; the lag says \(ended.map(\.lag).min()!) m/s²")
     }
 
+    /// Once the speed shows the braking's end, the tilt reading still holds
+    /// what was taken out meanwhile for its memory (a second): 2.5 m/s² for a
+    /// second and a half, of which 1.2 m/s² is left half a second on. The lag
+    /// says so, where it fell to the speed's lag at once.
+    @Test func theTiltReadingRemembersALagTheSpeedCaughtUpWith() {
+        let a = alongTrack(seconds: 14) { t in max(0, 20 - 2.5 * t) }
+        let caughtUp = a.filter { $0.time > 9.6 && $0.time < 10 }
+        #expect(caughtUp.allSatisfy { abs($0.value) < 0.3 }, "the speed shows the stop: \(caughtUp.map(\.value).max()!) m/s²")
+        #expect(caughtUp.allSatisfy { $0.lag > 0.5 }, "the lag says \(caughtUp.map(\.lag).min()!) m/s²")
+        let parked = a.filter { $0.time > 13 }.map(\.lag)
+        #expect(parked.allSatisfy { $0 < 0.05 }, "parked, the lag is gone: \(parked.max()!) m/s²")
+    }
+
     /// Speeding up from 10 to 25 m/s, then holding 25 m/s exactly.
     @Test func aSteadySpeedEndsTheSpeedingUpItFollowed() {
         let a = alongTrack(seconds: 30, interval: 0.2) { t in min(25, 10 + 1.5 * t) }
