@@ -4,9 +4,11 @@ import LodestoneCore
 /// call to ``stream()`` gets every element yielded after it, keeping the newest
 /// `limit` when its reader falls behind, until it is finished, closed, or its reader drops it.
 final class StreamFanOut<Element: Sendable>: Sendable {
+    /// A stream's writing end and the flag its reading end checks. Not the reading end
+    /// itself: it holds the stream, and a stream its reader drops must end (and leave).
     private struct Member {
         let continuation: AsyncStream<Element>.Continuation
-        let reader: StreamReader<Element>
+        let closed: Locked<Bool>
     }
 
     private let members = Locked<(nextID: Int, all: [Int: Member])>((0, [:]))
@@ -19,10 +21,11 @@ final class StreamFanOut<Element: Sendable>: Sendable {
     /// A new stream; it is removed from the fan-out when it terminates.
     func stream() -> AsyncStream<Element> {
         let (inner, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
-        let reader = StreamReader(inner)
+        let closed = Locked(false)
+        let reader = StreamReader(inner, closed: closed)
         let id = members.withLock { m -> Int in
             m.nextID += 1
-            m.all[m.nextID] = Member(continuation: continuation, reader: reader)
+            m.all[m.nextID] = Member(continuation: continuation, closed: closed)
             return m.nextID
         }
         continuation.onTermination = { [weak self] _ in
@@ -46,10 +49,13 @@ final class StreamFanOut<Element: Sendable>: Sendable {
     /// dropped, as Core Location delivers nothing after a stop.
     func close() {
         for m in takeAll() {
-            m.reader.close()
+            m.closed.withLock { $0 = true }
             m.continuation.finish()
         }
     }
+
+    /// How many streams are open: handed out, and neither ended nor dropped by their readers.
+    var openStreams: Int { members.withLock { $0.all.count } }
 
     private func takeAll() -> [Member] {
         members.withLock { m in
@@ -65,14 +71,11 @@ final class StreamFanOut<Element: Sendable>: Sendable {
 /// one at a time), which is what makes the unchecked `Sendable` sound.
 private final class StreamReader<Element: Sendable>: @unchecked Sendable {
     private var iterator: AsyncStream<Element>.Iterator
-    private let closed = Locked(false)
+    private let closed: Locked<Bool>
 
-    init(_ stream: AsyncStream<Element>) {
+    init(_ stream: AsyncStream<Element>, closed: Locked<Bool>) {
         iterator = stream.makeAsyncIterator()
-    }
-
-    func close() {
-        closed.withLock { $0 = true }
+        self.closed = closed
     }
 
     func next() async -> Element? {
