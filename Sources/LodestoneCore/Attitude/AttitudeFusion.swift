@@ -136,6 +136,7 @@ public struct AttitudeFusion: Sendable {
     var unaveraged = UnaveragedCompassError()
     var leverArm = LeverArmEstimate()
     var biasWalk = BiasWalkEstimate()
+    var warming: TemperatureBiasDrift
     var loops: LoopRateError
     /// The gyro's net turn about up since the start, rad.
     var netTurnAboutUp = 0.0
@@ -165,6 +166,7 @@ public struct AttitudeFusion: Sendable {
                                      averagingTime: settings.compassCorrelationTime,
                                      averagingTurn: settings.deviationAveragingTurn * Angle.radiansPerDegree,
                                      lifetime: settings.deviationLifetime)
+        warming = TemperatureBiasDrift(coefficient: settings.gyroBiasTemperatureCoefficient * Angle.radiansPerDegree)
         biasConfirmation = BiasConfirmation(windowLength: settings.restMinimumDuration, doubtTime: settings.biasDoubtTime)
         // A field still moving after three settling times is no step (the strength and dip tests are
         // for it), and the reference remembers as long, longer than a hand takes to put a magnet on.
@@ -258,7 +260,7 @@ public struct AttitudeFusion: Sendable {
     /// vehicle the board rides (``VehicleAcceleration``), which is taken out
     /// of the specific force before it levels the estimate.
     public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double,
-                                speed: Double? = nil, course: Double? = nil) {
+                                speed: Double? = nil, course: Double? = nil, temperature: Double? = nil) {
         guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }
         let isNewField = m != lastField
         lastField = m
@@ -279,6 +281,7 @@ public struct AttitudeFusion: Sendable {
         pending.fieldAge = isNewField ? 0 : pending.fieldAge + dt
         pending.sinceHeading += dt
         pending.rotation += turned
+        if let temperature { warming.observe(temperature, dt: dt) }
         guard growth.time >= Self.correctionInterval else { return }
         correct(rotation: r, rate: rate)
     }
@@ -323,6 +326,7 @@ public struct AttitudeFusion: Sendable {
         completeGrowth(rotation: r)
         errors.predict(growth)
         growth = AttitudeErrorFilter.Growth()
+        let biasBefore = widenBiasForTemperature()
         if pending.missedRotation != .zero {
             errors.widenAngle(byMissed: pending.missedRotation)
             pending.missedRotation = .zero
@@ -351,11 +355,24 @@ public struct AttitudeFusion: Sendable {
             pending.clippedSinceHeading = false
         }
         apply(correction)
+        if let biasBefore { warming.taught(share: 1 - errors.bias.trace / biasBefore) }
         biasWalk.observe(bias: gyroBias, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
         unconfirmed.record(angle: correction.angle + earth * interval, gyroBias: gyroBias, rotation: r, interval: interval,
                            accelerating: explainableTilt > 0)
         gravity.learnStrengthWhileMoving(interval: interval)
         updateUncertainties()
+    }
+
+    /// The bias about each body axis kept at least as uncertain as the part's
+    /// temperature since the bias was learned allows (``TemperatureBiasDrift``).
+    /// Returns the bias variance's trace the readings start from, nil without a temperature.
+    mutating func widenBiasForTemperature() -> Double? {
+        guard warming.temperature != nil else { return nil }
+        let floor = warming.floorVariance
+        for (i, axis) in [Vector3.unitX, .unitY, .unitZ].enumerated() where errors.bias[i, i] < floor {
+            errors.widenBias(along: axis, variance: floor - errors.bias[i, i])
+        }
+        return errors.bias.trace
     }
 
     /// Carries the attitude with the bias-corrected gyro and adds the step to

@@ -21,6 +21,10 @@ extension AttitudeFusion {
         public var gyroBiasRandomWalk = 0.01
         /// Uncertainty of the gyro bias at start, °/s (turn-on bias of the part).
         public var initialBiasUncertainty = 1.0
+        /// How far the gyro bias may move per kelvin of the part's temperature,
+        /// °/s (1σ, each axis): the data sheet's offset drift over temperature.
+        /// Used only when samples carry a temperature (``TemperatureBiasDrift``).
+        public var gyroBiasTemperatureCoefficient = 0.1
 
         // MARK: Accelerometer
 

@@ -169,7 +169,7 @@ public struct HeadingEstimator: Sendable {
         // A course from true north is magnetic only where the declination is known.
         let course = sample.track.flatMap { t in declination.map { (t - $0) * Angle.radiansPerDegree } }
         fusion.update(acceleration: sample.acceleration, magneticField: m, angularRate: w, dt: max(0, dt),
-                      speed: sample.speed, course: course)
+                      speed: sample.speed, course: course, temperature: sample.temperature)
         guard fusion.isInitialized else { return nil }
         let q = fusion.attitude
         monitorTime += max(0, dt)

@@ -7,6 +7,9 @@
 /// `speed` and `track` come from a position source (gpsd, or a log's columns)
 /// when the board rides a vehicle: gyro fusion then removes the acceleration of
 /// the vehicle's own motion before it trusts the accelerometer for the tilt.
+///
+/// `temperature` is the gyroscope's own (°C), where the part reports it: its
+/// bias follows it, and gyro fusion widens the bias's uncertainty when it changes.
 @frozen
 public struct SensorSample: Hashable, Sendable {
     public var time: Double
@@ -17,15 +20,18 @@ public struct SensorSample: Hashable, Sendable {
     public var speed: Double?
     /// Course over ground, degrees clockwise from true north; nil when unknown.
     public var track: Double?
+    /// The gyroscope's temperature, °C; nil when unknown.
+    public var temperature: Double?
 
     @inlinable
     public init(time: Double, acceleration: Vector3, magneticField: Vector3, angularRate: Vector3? = nil,
-                speed: Double? = nil, track: Double? = nil) {
+                speed: Double? = nil, track: Double? = nil, temperature: Double? = nil) {
         self.time = time
         self.acceleration = acceleration
         self.magneticField = magneticField
         self.angularRate = angularRate
         self.speed = speed
         self.track = track
+        self.temperature = temperature
     }
 }

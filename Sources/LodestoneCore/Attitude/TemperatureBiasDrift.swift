@@ -1,0 +1,56 @@
+/// How far the gyro's bias may have moved with the part's temperature since the
+/// filter last learned it.
+///
+/// A MEMS gyro's offset follows its die temperature: data sheets give 0.01–0.2
+/// °/s per kelvin, so a part warming by ten kelvin after switch-on, or a board
+/// put in the sun, moves by a degree per second within minutes. A bias random
+/// walk that allowed for that would leave the bias loose all the time; the
+/// temperature says when it moves. The bias is known at the temperature it was
+/// learned at (``learnedAt``); at another, it may be off by ``coefficient``
+/// times the difference about each axis. ``AttitudeFusion`` keeps the bias's
+/// variance about each body axis at least that large (``floorVariance``), and
+/// moves ``learnedAt`` toward the present temperature by the share of the
+/// bias's variance each correction's readings remove: they teach the bias at
+/// today's temperature. The temperature is averaged over ``smoothingTime``
+/// first, since a sensor's quantization and noise (tenths of a kelvin) are no
+/// warming. Without a temperature nothing changes.
+public struct TemperatureBiasDrift: Hashable, Sendable {
+    /// How much the bias may move per kelvin, rad/s (1σ, about each axis).
+    public let coefficient: Double
+    /// Time constant of the temperature's average, s.
+    public let smoothingTime: Double
+    /// The averaged temperature, °C; nil until one is given.
+    public private(set) var temperature: Double?
+    /// The temperature the bias estimate holds for, °C.
+    public private(set) var learnedAt: Double?
+
+    public init(coefficient: Double, smoothingTime: Double = 5) {
+        self.coefficient = coefficient
+        self.smoothingTime = smoothingTime
+    }
+
+    /// One temperature reading, °C, `dt` seconds after the last. The first is
+    /// where the bias is learned (the filter starts learning it there).
+    public mutating func observe(_ reading: Double, dt: Double) {
+        guard reading.isFinite else { return }
+        guard let t = temperature else {
+            temperature = reading
+            learnedAt = reading
+            return
+        }
+        temperature = t + (reading - t) * min(1, max(0, dt) / smoothingTime)
+    }
+
+    /// The least variance the bias may have about each body axis, (rad/s)².
+    public var floorVariance: Double {
+        guard let t = temperature, let learned = learnedAt else { return 0 }
+        let drift = coefficient * (t - learned)
+        return drift * drift
+    }
+
+    /// A correction's readings removed `share` (0–1) of the bias's variance.
+    public mutating func taught(share: Double) {
+        guard let t = temperature, let learned = learnedAt, share.isFinite else { return }
+        learnedAt = learned + (t - learned) * max(0, min(1, share))
+    }
+}
