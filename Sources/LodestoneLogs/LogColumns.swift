@@ -10,13 +10,20 @@ public enum LogColumns {
     public static let track = "track"
     /// The optional columns of a position source.
     public static let groundTrack = [speed, track]
+    /// The gyroscope's temperature, °C (empty or `nan`: unknown).
+    public static let temperature = "temperature"
 
     /// The required columns, in the order the documentation gives them.
     public static let required = [time] + acceleration + magneticField
 
     /// The header for samples with or without a gyroscope, with or without
-    /// ground speed and track, plus any extra columns.
-    public static func header(gyroscope: Bool, groundTrack: Bool = false, extra: [String] = []) -> [String] {
-        required + (gyroscope ? angularRate : []) + (groundTrack ? Self.groundTrack : []) + extra
+    /// ground speed and track and the temperature, plus any extra columns.
+    public static func header(gyroscope: Bool, groundTrack: Bool = false, temperature: Bool = false,
+                              extra: [String] = []) -> [String] {
+        required + (gyroscope ? angularRate : []) + (groundTrack ? Self.groundTrack : [])
+            + (temperature ? [Self.temperature] : []) + extra
     }
+
+    /// The temperatures a part's sensor may report, °C (its operating range, with margin).
+    public static let temperatureRange = -60.0...150.0
 }

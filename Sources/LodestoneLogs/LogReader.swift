@@ -15,7 +15,8 @@ import LodestoneCore
 /// Every line is checked: column count, numbers, finiteness, time order.
 /// The optional `speed` (m/s, ≥ 0) and `track` (degrees from true north,
 /// 0–360) columns of a position source may be empty or `nan` where it knew
-/// none; they become ``SensorSample/speed`` and ``SensorSample/track``.
+/// none; they become ``SensorSample/speed`` and ``SensorSample/track``. So may
+/// the optional `temperature` (°C, the gyroscope's), ``SensorSample/temperature``.
 /// With ``Options/skipBadLines`` a bad line is counted and skipped instead of
 /// ending the stream with an error.
 public final class LogReader: SensorSource {
@@ -51,6 +52,8 @@ public final class LogReader: SensorSource {
     /// Whether the log has a `speed` column, and a `track` column.
     public private(set) var hasSpeed = false
     public private(set) var hasTrack = false
+    /// Whether the log has a `temperature` column.
+    public private(set) var hasTemperature = false
     /// Values of ``Options/extraColumns`` for the last sample returned (may be non-finite).
     public var extraValues: [Double] {
         Array(UnsafeBufferPointer(start: slots + Self.sampleSlots, count: options.extraColumns.count))
@@ -64,7 +67,7 @@ public final class LogReader: SensorSource {
 
     private let reader: LineReader
     /// For each file column: -1 ignore, 0 time, 1…9 accel/mag/gyro, 10 speed,
-    /// 11 track, 12+ extras.
+    /// 11 track, 12 temperature, 13+ extras.
     @exclusivity(unchecked) private var roles = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
     /// Unit conversion factor of each of the sample slots.
     private let scales: UnsafeMutablePointer<Double>
@@ -73,9 +76,13 @@ public final class LogReader: SensorSource {
     @exclusivity(unchecked) private var lastTime = -Double.infinity
 
     private static let roleNames = LogColumns.required + LogColumns.angularRate + LogColumns.groundTrack
-    private static let sampleSlots = 12
+        + [LogColumns.temperature]
+    private static let sampleSlots = 13
     private static let speedRole = 10
     private static let trackRole = 11
+    private static let temperatureRole = 12
+    /// Columns that may be empty or `nan` where their source knew nothing: speed, track, temperature.
+    private static let optionalRoles = speedRole...temperatureRole
 
     /// Opens `path` (`-` for standard input) and reads its header.
     public init(path: String, options: Options = Options()) throws(LogError) {
@@ -203,6 +210,7 @@ public final class LogReader: SensorSource {
         hasGyroscope = gyroFound.count == 3
         hasSpeed = seen.contains(LogColumns.speed)
         hasTrack = seen.contains(LogColumns.track)
+        hasTemperature = seen.contains(LogColumns.temperature)
         columns = names
         roles = .allocate(capacity: names.count)
         for (i, name) in names.enumerated() {
@@ -230,12 +238,13 @@ public final class LogReader: SensorSource {
             }
             sampleCount += 1
             let v = slots
-            let speed = v[Self.speedRole], track = v[Self.trackRole]
+            let speed = v[Self.speedRole], track = v[Self.trackRole], temperature = v[Self.temperatureRole]
             return SensorSample(time: v[0],
                                 acceleration: Vector3(v[1], v[2], v[3]),
                                 magneticField: Vector3(v[4], v[5], v[6]),
                                 angularRate: hasGyroscope ? Vector3(v[7], v[8], v[9]) : nil,
-                                speed: speed.isNaN ? nil : speed, track: track.isNaN ? nil : track)
+                                speed: speed.isNaN ? nil : speed, track: track.isNaN ? nil : track,
+                                temperature: temperature.isNaN ? nil : temperature)
         }
         if sampleCount == 0 && skippedLineCount == 0 {
             throw failure(.noSamples, "the file has a header but no samples")
@@ -254,7 +263,7 @@ public final class LogReader: SensorSource {
         while true {
             let role = column < columnCount ? roles[column] : -1
             let fieldEnd: UnsafePointer<UInt8>
-            if role >= 0, role != Self.speedRole, role != Self.trackRole,
+            if role >= 0, !Self.optionalRoles.contains(role),
                let (value, stop) = DecimalParser.parsePlain(from: fieldStart, to: end, endsBeforeNonDigit: true), stop == end || stop.pointee == 0x2C {
                 // The common field: a plain number right up to the comma, read in one pass.
                 slots[role] = role < Self.sampleSlots ? value * scales[role] : value
@@ -287,8 +296,8 @@ public final class LogReader: SensorSource {
     /// A field in general: spaces around the number, `nan` or `inf` (refused in the
     /// sample's columns), or not a number at all.
     private func parseField(_ field: UnsafeBufferPointer<UInt8>, role: Int, column: Int) throws(LogError) {
-        if role == Self.speedRole || role == Self.trackRole {
-            return try parseGroundTrack(field, role: role, column: column)
+        if Self.optionalRoles.contains(role) {
+            return try parseOptional(field, role: role, column: column)
         }
         guard let value = DecimalParser.parse(field) else {
             throw fieldError(.notANumber, column: column, field: field, "is not a number")
@@ -303,9 +312,9 @@ public final class LogReader: SensorSource {
         }
     }
 
-    /// A `speed` or `track` field: empty or `nan` where the position source
-    /// knew none; otherwise a speed ≥ 0 m/s or a track of 0–360°.
-    private func parseGroundTrack(_ field: UnsafeBufferPointer<UInt8>, role: Int, column: Int) throws(LogError) {
+    /// A `speed`, `track` or `temperature` field: empty or `nan` where the source
+    /// knew none; otherwise a speed ≥ 0 m/s, a track of 0–360° or a part's temperature.
+    private func parseOptional(_ field: UnsafeBufferPointer<UInt8>, role: Int, column: Int) throws(LogError) {
         if Self.isBlank(field) {
             slots[role] = .nan
             return
@@ -322,10 +331,16 @@ public final class LogReader: SensorSource {
             guard value.isFinite, value >= 0 else {
                 throw fieldError(.outOfRange, column: column, field: field, "is not a ground speed: it must be ≥ 0 m/s")
             }
-        } else {
+        } else if role == Self.trackRole {
             guard value.isFinite, (0...360).contains(value) else {
                 throw fieldError(.outOfRange, column: column, field: field,
                                  "is not a track: it must be 0–360 degrees from true north")
+            }
+        } else {
+            let range = LogColumns.temperatureRange
+            guard value.isFinite, range.contains(value) else {
+                throw fieldError(.outOfRange, column: column, field: field,
+                                 "is not a part's temperature: it must be \(range.lowerBound) to \(range.upperBound) °C")
             }
         }
         slots[role] = value

@@ -20,6 +20,8 @@ public final class LogWriter {
     public let gyroscope: Bool
     /// Whether the `speed` and `track` columns are written (empty where a sample has none).
     public let groundTrack: Bool
+    /// Whether the `temperature` column is written (empty where a sample has none).
+    public let temperature: Bool
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var lastTime = -Double.infinity
@@ -28,11 +30,13 @@ public final class LogWriter {
 
     /// Creates `path` (replacing it), or appends to it when `append` is set and it exists.
     public init(path: String, metadata: LogMetadata?, gyroscope: Bool, groundTrack: Bool = false,
-                extraColumns: [String] = [], append: Bool = false) throws(LogError) {
+                temperature: Bool = false, extraColumns: [String] = [], append: Bool = false) throws(LogError) {
         self.path = path
         self.gyroscope = gyroscope
         self.groundTrack = groundTrack
-        columns = LogColumns.header(gyroscope: gyroscope, groundTrack: groundTrack, extra: extraColumns)
+        self.temperature = temperature
+        columns = LogColumns.header(gyroscope: gyroscope, groundTrack: groundTrack, temperature: temperature,
+                                    extra: extraColumns)
         buffer.reserveCapacity(1 << 16)
         var exists = false
         if append, access(path, F_OK) == 0 {
@@ -104,6 +108,13 @@ public final class LogWriter {
                 throw LogError(.outOfRange, file: path, "sample at \(sample.time) s has track \(v); it must be 0–360 degrees")
             }
             line += "," + (sample.speed.map { "\($0)" } ?? "") + "," + (sample.track.map { "\($0)" } ?? "")
+        }
+        if temperature {
+            if let v = sample.temperature, !LogColumns.temperatureRange.contains(v) {
+                throw LogError(.outOfRange, file: path,
+                               "sample at \(sample.time) s has temperature \(v) °C; it must be \(LogColumns.temperatureRange.lowerBound) to \(LogColumns.temperatureRange.upperBound) °C")
+            }
+            line += "," + (sample.temperature.map { "\($0)" } ?? "")
         }
         return line
     }

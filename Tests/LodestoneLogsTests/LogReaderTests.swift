@@ -68,6 +68,19 @@ private func readAll(_ path: String, _ options: LogReader.Options = .init()) -> 
         #expect(plain.samples[0].speed == nil && plain.samples[0].track == nil && plain.reader?.hasSpeed == false)
     }
 
+    /// The gyroscope's temperature: read when present, nil where the field is
+    /// empty or nan, and nil throughout without the column.
+    @Test func temperatureColumnIsRead() throws {
+        let path = dir.file("temp.csv", "\(header),temperature\n0,0,0,9.81,20,0,-40,24.5\n0.01,0,0,9.81,20,0,-40,\n"
+                            + "0.02,0,0,9.81,20,0,-40,nan\n0.03,0,0,9.81,20,0,-40, -12 \n")
+        let (samples, error, reader) = readAll(path)
+        #expect(error == nil)
+        #expect(reader?.hasTemperature == true)
+        #expect(samples.map(\.temperature) == [24.5, nil, nil, -12])
+        let plain = readAll(dir.file("plain-temp.csv", "\(header)\n0,0,0,9.81,20,0,-40\n"))
+        #expect(plain.samples[0].temperature == nil && plain.reader?.hasTemperature == false)
+    }
+
     @Test func extraColumnsAreReturnedAndMayBeNaN() throws {
         let path = dir.file("c.csv", "\(header),truth_w\n0,0,0,9.81,20,0,-40,nan\n1,0,0,9.81,20,0,-40,0.5\n")
         let r = try LogReader(path: path, options: .init(extraColumns: ["truth_w"]))
@@ -98,6 +111,10 @@ private func readAll(_ path: String, _ options: LogReader.Options = .init()) -> 
         ("track-400.csv", "\(header),speed,track\n0,0,0,9.81,20,0,-40,3,400\n", .outOfRange, 2,
          "column track: '400' is not a track: it must be 0–360 degrees"),
         ("track-negative.csv", "\(header),track\n0,0,0,9.81,20,0,-40,-10\n", .outOfRange, 2, "column track"),
+        ("temperature-kelvin.csv", "\(header),temperature\n0,0,0,9.81,20,0,-40,298.15\n", .outOfRange, 2,
+         "column temperature: '298.15' is not a part's temperature: it must be -60.0 to 150.0 °C"),
+        ("temperature-text.csv", "\(header),temperature\n0,0,0,9.81,20,0,-40,warm\n", .notANumber, 2,
+         "column temperature: 'warm' is not a number"),
     ])
     func badInputIsReportedWithFileAndLine(name: String, contents: String, kind: LogError.Kind, line: Int, message: String) throws {
         let path = dir.file(name, contents)

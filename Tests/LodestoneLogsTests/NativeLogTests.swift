@@ -52,6 +52,39 @@ import LodestoneSimulation
         #expect(read == written)
     }
 
+    /// A warming gyroscope's temperature survives a native log and replays unchanged.
+    @Test func temperatureRoundTrips() throws {
+        let path = dir.path("warming.lslog")
+        var sensors = SensorSuite.typical
+        sensors.gyroscope.warmUp = .init(drift: Vector3(0.01, 0, 0), timeConstant: 20)
+        sensors.gyroscope.thermometer = .init(start: 21)
+        var rec = ScenarioRecording(scenario: .tumble(.init(duration: 30, seed: 2)), sensors: sensors, rate: 20)
+        let writer = try LogWriter(path: path, metadata: LogMetadata(rate: 20, source: "simulation"), gyroscope: true,
+                                   temperature: true)
+        var written: [SensorSample] = []
+        while let s = rec.nextSample() {
+            try writer.write(s)
+            written.append(s)
+        }
+        try writer.finish()
+        #expect(abs((written.first?.temperature ?? 0) - 21) < 0.01)
+        #expect((written.last?.temperature ?? 0) > 28, "warmed by most of 10 K over 1.5 time constants")
+        let reader = try LogReader(path: path)
+        #expect(reader.columns.last == "temperature")
+        var read: [SensorSample] = []
+        while let s = try reader.nextSample() { read.append(s) }
+        #expect(read == written)
+    }
+
+    @Test func writerRefusesTemperaturesItCouldNotReadBack() throws {
+        let writer = try LogWriter(path: dir.path("bad-temp.csv"), metadata: nil, gyroscope: true, temperature: true)
+        var sample = SensorSample(time: 0, acceleration: Vector3(0, 0, 9.81), magneticField: Vector3(20, 0, -40),
+                                  angularRate: .zero, temperature: 300)
+        #expect(throws: LogError.self) { try writer.write(sample) }
+        sample.temperature = nil
+        try writer.write(sample)
+    }
+
     @Test func writerRefusesSpeedsAndTracksItCouldNotReadBack() throws {
         let writer = try LogWriter(path: dir.path("bad.csv"), metadata: nil, gyroscope: false, groundTrack: true)
         let sample = SensorSample(time: 0, acceleration: Vector3(0, 0, 9.81), magneticField: Vector3(20, 0, -40))
