@@ -89,7 +89,8 @@ public struct ScenarioRecording: SensorSource, Sendable {
         return SensorSample(time: t, acceleration: accelerometerReading(now),
                             magneticField: field,
                             angularRate: includesGyroscope ? gyroscopeReading(now) : nil,
-                            speed: speed, track: track)
+                            speed: speed, track: track,
+                            temperature: includesGyroscope ? sensors.gyroscope.temperature(at: t) : nil)
     }
 
     /// Moves the truth to `now`, at time `t`: the bias walks one step and

@@ -157,3 +157,31 @@ import Testing
         #expect(r.stderr.contains("truth_w"))
     }
 }
+
+/// The gyroscope's temperature, from the simulator through the log to the fusion.
+@Suite struct TemperatureColumnTests {
+    let scratch = TemporaryDirectory()
+
+    /// A warming part's log with its temperature column scores better than the
+    /// same log without it: `simulate --temperature` writes it, `evaluate` reads
+    /// it into the samples, and gyro fusion loosens the bias as the part warms.
+    @Test func aWarmingGyrosTemperatureReachesTheFusion() throws {
+        var rmse: [Double] = []
+        for extra in [[], ["--temperature"]] {
+            let log = scratch.path("warming\(extra.count).lslog")
+            let sim = try CommandRunner.run(["simulate", "-o", log, "--scenario", "turn", "--turn-rate", "5", "--rate", "50",
+                                             "--seed", "7", "--gyro", "--truth", "--gyro-warmup", "1,1,-1,30"] + extra)
+            #expect(sim.status == 0, "\(sim.stderr)")
+            let r = try CommandRunner.run(["evaluate", log, "--json", "--calibration", "none"])
+            #expect(r.status == 0, "\(r.stderr)")
+            rmse.append(try #require(r.objects.first?["headingRMSE"] as? Double))
+        }
+        print("measured warming turn at 50 Hz: \(rmse[0])° without the temperature column, \(rmse[1])° with it")
+        #expect(rmse[1] < 0.8 * rmse[0])
+    }
+
+    @Test func temperatureNeedsTheGyroscope() throws {
+        let r = try CommandRunner.run(["simulate", "-o", scratch.path("t.lslog"), "--temperature"])
+        #expect(r.status != 0 && r.stderr.contains("--temperature is the gyroscope's: add --gyro"))
+    }
+}

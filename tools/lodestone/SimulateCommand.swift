@@ -36,6 +36,7 @@ enum SimulateCommand: Command {
         its own clock; each sample carries its latest reading. --speed adds speed (m/s) and
         track (degrees from true north) columns as a position source reports them: 1 Hz,
         0.2 s late, 0.1 m/s noise, held between updates (--speed-rate, --speed-latency).
+        --temperature adds the gyroscope's temperature, as most IMUs report it.
 
         --truth adds truth_w,truth_x,truth_y,truth_z (the true attitude, sensor → ENU, north
         = magnetic north) and movement (0 for the first 10 s of turn, full-tumble, drive, boat
@@ -65,7 +66,8 @@ enum SimulateCommand: Command {
         .value("bias-walk", "DEG/S/√S", "Gyroscope bias random walk (default 0.0005 with typical noise)."),
         .value("gyro-scale", "X,Y,Z", "Gyroscope scale errors, fractions (0.01 reads 1 % high)."),
         .value("gyro-range", "DEG/S", "Gyroscope full scale: readings beyond it are held at it, as a part's are (default: none)."),
-        .value("gyro-warmup", "X,Y,Z,TAU", "The gyroscope's bias moves by X,Y,Z °/s after switch-on, approaching it with time constant TAU s, as a part warming up does (default: none)."),
+        .value("gyro-warmup", "X,Y,Z,TAU", "The gyroscope's bias moves by X,Y,Z °/s after switch-on, approaching it with time constant TAU s, as a part warming up by 10 K does (default: none)."),
+        .flag("temperature", "With --gyro: include the gyroscope's temperature column, °C (25 at switch-on, warming 10 K with --gyro-warmup, in steps of 1/340 K)."),
         .value("hard-iron", "X,Y,Z", "Hard-iron offset to add, µT."),
         .value("soft-iron", "A,B,C,D,E,F,G,H,I", "Soft-iron distortion matrix, row-major."),
         .value("hard-iron-step", "T,X,Y,Z", "From time T (s) on, the hard iron is X,Y,Z µT (a part magnetised, a battery swapped)."),

@@ -35,8 +35,10 @@ struct SimulatedLog {
         var recording = recording
         let scenario = recording.scenario
         let groundTrack = recording.sensors.groundSpeed != nil
+        let temperature = gyroscope && recording.sensors.gyroscope.thermometer != nil
         let writer = try LogWriter(path: path, metadata: native ? metadata(recording) : nil, gyroscope: gyroscope,
-                                   groundTrack: groundTrack, extraColumns: truth ? Self.truthColumns : [])
+                                   groundTrack: groundTrack, temperature: temperature,
+                                   extraColumns: truth ? Self.truthColumns : [])
         var count = 0, last = 0.0
         while let s = recording.nextSample() {
             let q = recording.truth.kinematics.attitude

@@ -116,6 +116,10 @@ struct SimulationPlan {
             guard v[3] > 0 else { throw UsageError("--gyro-warmup's time constant must be positive, got \(v[3])") }
             sensors.gyroscope.warmUp = .init(drift: Vector3(v[0], v[1], v[2]) * Angle.radiansPerDegree, timeConstant: v[3])
         }
+        if arguments.flag("temperature") {
+            guard arguments.flag("gyro") else { throw UsageError("--temperature is the gyroscope's: add --gyro") }
+            sensors.gyroscope.thermometer = .init()
+        }
         if let v = try numbers(arguments, "hard-iron", count: 3) { sensors.magnetometer.hardIron = Vector3(v[0], v[1], v[2]) }
         if let v = try numbers(arguments, "soft-iron", count: 9) {
             sensors.magnetometer.softIron = Matrix3(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])

@@ -33,6 +33,8 @@ public struct GyroscopeModel: Hashable, Sendable {
     public var range: Double
     /// How the bias drifts as the part warms after switch-on (nil: it does not).
     public var warmUp: WarmUp?
+    /// The part's temperature sensor (nil: it reports none).
+    public var thermometer: Thermometer?
 
     /// A bias that moves by `drift` (rad/s, sensor frame) after switch-on,
     /// approaching it as `1 − e^(−t/timeConstant)`: a part whose offset depends
@@ -41,22 +43,50 @@ public struct GyroscopeModel: Hashable, Sendable {
         public var drift: Vector3
         /// s
         public var timeConstant: Double
+        /// How far the part warms meanwhile, K: the bias moves with it.
+        public var temperatureRise: Double
 
-        public init(drift: Vector3, timeConstant: Double) {
+        public init(drift: Vector3, timeConstant: Double, temperatureRise: Double = 10) {
             precondition(timeConstant > 0)
             self.drift = drift
             self.timeConstant = timeConstant
+            self.temperatureRise = temperatureRise
         }
 
         /// How far the bias has drifted `t` seconds after switch-on, rad/s.
         public func drift(at t: Double) -> Vector3 {
             drift * (1 - exp(-t / timeConstant))
         }
+
+        /// How far the part has warmed `t` seconds after switch-on, K.
+        public func warming(at t: Double) -> Double {
+            temperatureRise * (1 - exp(-t / timeConstant))
+        }
+    }
+
+    /// The part's own temperature sensor, as IMUs have one: its reading at
+    /// switch-on, °C, and its resolution, K (an MPU-6050's is 1/340 K).
+    public struct Thermometer: Hashable, Sendable {
+        public var start: Double
+        public var resolution: Double
+
+        public init(start: Double = 25, resolution: Double = 1.0 / 340) {
+            self.start = start
+            self.resolution = resolution
+        }
+    }
+
+    /// The temperature the part reports `t` seconds after switch-on, °C; nil without a thermometer.
+    public func temperature(at t: Double) -> Double? {
+        guard let thermometer else { return nil }
+        let reading = thermometer.start + (warmUp?.warming(at: t) ?? 0)
+        let step = thermometer.resolution
+        return step > 0 ? (reading / step).rounded() * step : reading
     }
 
     public init(noiseDensity: Double = 0, bias: Vector3 = .zero, biasRandomWalk: Double = 0, scaleError: Vector3 = .zero,
                 resolution: Double = 0, sensesEarthRotation: Bool = false, range: Double = .infinity,
-                warmUp: WarmUp? = nil) {
+                warmUp: WarmUp? = nil, thermometer: Thermometer? = nil) {
         self.noiseDensity = noiseDensity
         self.bias = bias
         self.biasRandomWalk = biasRandomWalk
@@ -65,6 +95,7 @@ public struct GyroscopeModel: Hashable, Sendable {
         self.sensesEarthRotation = sensesEarthRotation
         self.range = range
         self.warmUp = warmUp
+        self.thermometer = thermometer
     }
 
     /// A perfect gyroscope.
