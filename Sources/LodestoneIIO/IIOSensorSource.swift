@@ -52,6 +52,8 @@ public final class IIOSensorSource: SensorSource {
     private var magnetometer: SensorBinding!
     private var accelerometer: SensorBinding!
     private var gyroscope: SensorBinding?
+    /// The gyroscope's temperature sensor, where its device has one.
+    private var thermometer: IIOThermometer?
     private var magTransform = Matrix3.identity
     private var accelTransform = Matrix3.identity
     private var gyroTransform = Matrix3.identity
@@ -149,9 +151,11 @@ public final class IIOSensorSource: SensorSource {
                 let accel = accelTransform * accelerometer.chipValue(ev.accelerometer)
                 var rate: Vector3? = nil
                 if let g = gyroscope, let raw = gyroRaw { rate = gyroTransform * g.chipValue(raw) }
+                let temperature = rate == nil ? nil : readTemperature(atNs: ev.timeNs)
                 latestRaw = IIORawCounts(magnetometer: mag, accelerometer: ev.accelerometer, gyroscope: gyroscope == nil ? nil : gyroRaw)
                 diagnostics.samplesEmitted += 1
-                return SensorSample(time: time, acceleration: accel, magneticField: field, angularRate: rate)
+                return SensorSample(time: time, acceleration: accel, magneticField: field, angularRate: rate,
+                                    temperature: temperature)
             }
         } catch {
             diagnostics.lastError = error.description
@@ -159,6 +163,19 @@ public final class IIOSensorSource: SensorSource {
             diagnostics.droppedScans = droppedBeforeReopen
             throw error
         }
+    }
+
+    /// The gyroscope's temperature for a sample at `timeNs`, °C; a thermometer that fails says so once, in the notes.
+    private func readTemperature(atNs timeNs: Int64) -> Double? {
+        guard var t = thermometer else { return nil }
+        let value = t.temperature(atNs: timeNs)
+        if let failure = t.failure {
+            metadata.notes.append(failure)
+            thermometer = nil
+            return nil
+        }
+        thermometer = t
+        return value
     }
 
     private func reopen() throws(IIOSourceError) {
@@ -196,6 +213,7 @@ public final class IIOSensorSource: SensorSource {
         magnetometer = sensors.magnetometer
         accelerometer = sensors.accelerometer
         gyroscope = sensors.gyroscope
+        thermometer = gyroscope.flatMap { IIOThermometer(device: $0.device) }
         magTransform = configuration.boardRotation * magnetometer.mountMatrix
         accelTransform = configuration.boardRotation * accelerometer.mountMatrix
         gyroTransform = configuration.boardRotation * (gyroscope?.mountMatrix ?? .identity)

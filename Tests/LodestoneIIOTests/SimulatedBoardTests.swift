@@ -359,6 +359,32 @@ struct SimulatedBoardTests {
         #expect(replay.stdout == out.stdout)
     }
 
+    /// The MPU-9250's temperature channel (`in_temp_raw` 2100, offset 12420, scale
+    /// 2.941176 m°C: 36.53 °C + 2100/340, the data sheet's formula) is recorded in the
+    /// temperature column, polled and buffered alike; a board whose gyroscope has no
+    /// thermometer (or that has no gyroscope) gets no such column.
+    @Test(arguments: [IIOCaptureMode.polled, .buffered])
+    func theGyroscopesTemperatureIsRecorded(mode: IIOCaptureMode) async throws {
+        try requireNamespace()
+        for (layout, celsius) in [(SimulatedLayout.mpu9250, Optional(42.7)), (.lis3mdlLIS3DH, nil)] {
+            let board = try SimulatedBoard(layout: layout, attitude: Self.attitude)
+            defer { board.remove() }
+            board.start()
+            let log = NSTemporaryDirectory() + "lodestone-temperature-\(UUID().uuidString).lslog"
+            defer { unlink(log) }
+            let out = try await Lodestone.run(on: board, ["record", "-o", log, "--mode", mode.rawValue, "--duration", "1.5"])
+            #expect(out.status == 0, "\(out.stderr)")
+            let reader = try LogReader(path: log)
+            #expect(reader.hasTemperature == (celsius != nil), "\(layout.id): \(reader.columns)")
+            var temperatures: [Double?] = []
+            while let s = try reader.nextSample() { temperatures.append(s.temperature) }
+            #expect(temperatures.count > 10)
+            if let celsius {
+                #expect(temperatures.allSatisfy { abs(($0 ?? 0) - celsius) < 0.01 }, "\(temperatures.prefix(3))")
+            }
+        }
+    }
+
     /// A profile made by `lodestone calibrate` for this device is found by `record` (from
     /// the live device) and by `replay` (from the log header) alike: the same lines, and
     /// headings that the hard and soft iron would otherwise throw far off.

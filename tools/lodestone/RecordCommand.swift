@@ -21,6 +21,8 @@ enum RecordCommand: Command {
         can be checked from the file alone.
         With --gpsd, each sample also gets the ground speed and track of gpsd's latest
         fresh fix (empty without one) in the speed and track columns, which replay uses.
+        Where the gyroscope's device has a temperature channel (in_temp_raw), its
+        reading (°C, read once a second) goes in the temperature column.
         While recording, the heading stream is printed as by 'lodestone watch' (same
         pipeline and position options); 'lodestone replay FILE' with the same options
         prints the same lines, byte for byte (all but the source's own events). Without --duration it records until
@@ -61,7 +63,7 @@ enum RecordCommand: Command {
                 if writer == nil {
                     writer = try LogWriter(path: path, metadata: metadata(source: source, devices: opened.calibrationDevices, start: start, note: note),
                                            gyroscope: source.metadata.gyroscope != nil, groundTrack: configuration.position.isLive,
-                                           extraColumns: rawColumns(source))
+                                           temperature: sample.temperature != nil, extraColumns: rawColumns(source))
                 }
                 let raw = source.latestRaw ?? IIORawCounts(magnetometer: .zero, accelerometer: .zero, gyroscope: nil)
                 try writer!.write(sample, integerExtras: rawValues(raw, gyroscope: source.metadata.gyroscope != nil))
