@@ -31,48 +31,46 @@ import LodestoneSimulation
 
     /// Speed and track survive a native log, gaps included, and replay unchanged.
     @Test func groundSpeedAndTrackRoundTrip() throws {
-        let path = dir.path("drive.lslog")
         var sensors = SensorSuite.typical
         sensors.groundSpeed = GroundSpeedModel(minimumTrackSpeed: 5)
         var rec = ScenarioRecording(scenario: .drive(.init(duration: 60, seed: 4)), sensors: sensors, rate: 20)
-        let writer = try LogWriter(path: path, metadata: LogMetadata(rate: 20, source: "simulation"), gyroscope: true,
-                                   groundTrack: true)
+        let writer = try LogWriter(path: dir.path("drive.lslog"), metadata: LogMetadata(rate: 20, source: "simulation"),
+                                   gyroscope: true, groundTrack: true)
+        let (written, read, columns) = try roundTrip(&rec, writer)
+        #expect(written.contains { $0.speed != nil && $0.track == nil }, "parked: speed without a track")
+        #expect(written.contains { $0.track != nil })
+        #expect(columns.suffix(2) == ["speed", "track"])
+        #expect(read == written)
+    }
+
+    /// Writes every sample of `recording` with `writer`, then reads the file back:
+    /// the samples written, those read, and the columns read.
+    private func roundTrip(_ recording: inout ScenarioRecording, _ writer: LogWriter) throws
+        -> (written: [SensorSample], read: [SensorSample], columns: [String]) {
         var written: [SensorSample] = []
-        while let s = rec.nextSample() {
+        while let s = recording.nextSample() {
             try writer.write(s)
             written.append(s)
         }
         try writer.finish()
-        #expect(written.contains { $0.speed != nil && $0.track == nil }, "parked: speed without a track")
-        #expect(written.contains { $0.track != nil })
-        let reader = try LogReader(path: path)
-        #expect(reader.columns.suffix(2) == ["speed", "track"])
+        let reader = try LogReader(path: writer.path)
         var read: [SensorSample] = []
         while let s = try reader.nextSample() { read.append(s) }
-        #expect(read == written)
+        return (written, read, reader.columns)
     }
 
     /// A warming gyroscope's temperature survives a native log and replays unchanged.
     @Test func temperatureRoundTrips() throws {
-        let path = dir.path("warming.lslog")
         var sensors = SensorSuite.typical
         sensors.gyroscope.warmUp = .init(drift: Vector3(0.01, 0, 0), timeConstant: 20)
         sensors.gyroscope.thermometer = .init(start: 21)
         var rec = ScenarioRecording(scenario: .tumble(.init(duration: 30, seed: 2)), sensors: sensors, rate: 20)
-        let writer = try LogWriter(path: path, metadata: LogMetadata(rate: 20, source: "simulation"), gyroscope: true,
-                                   temperature: true)
-        var written: [SensorSample] = []
-        while let s = rec.nextSample() {
-            try writer.write(s)
-            written.append(s)
-        }
-        try writer.finish()
+        let writer = try LogWriter(path: dir.path("warming.lslog"), metadata: LogMetadata(rate: 20, source: "simulation"),
+                                   gyroscope: true, temperature: true)
+        let (written, read, columns) = try roundTrip(&rec, writer)
         #expect(abs((written.first?.temperature ?? 0) - 21) < 0.01)
         #expect((written.last?.temperature ?? 0) > 28, "warmed by most of 10 K over 1.5 time constants")
-        let reader = try LogReader(path: path)
-        #expect(reader.columns.last == "temperature")
-        var read: [SensorSample] = []
-        while let s = try reader.nextSample() { read.append(s) }
+        #expect(columns.last == "temperature")
         #expect(read == written)
     }
 
