@@ -121,7 +121,8 @@ def cases() -> list[tuple[str, list[str]]]:
     # filter assumes (0.01 °/s/√s: 0.17 °/s over five minutes).
     motions = {"turn-1": ["--scenario", "turn", "--turn-rate", "1"], "turn-5": ["--scenario", "turn", "--turn-rate", "5"],
                "full-tumble": ["--scenario", "full-tumble"], "boat": ["--scenario", "boat"],
-               "drive": ["--scenario", "drive"], "walk": ["--scenario", "walk"]}
+               "drive": ["--scenario", "drive"], "drive-speed": ["--scenario", "drive", "--speed"],
+               "walk": ["--scenario", "walk"]}
     # The same with the part's temperature column (`--temperature`: 10 K of warming), which
     # the fusion uses to loosen the bias as the part warms.
     for label, warmup in [("slow", "0.5,-0.3,0.8,300"), ("fast", "1,1,-1,30")]:

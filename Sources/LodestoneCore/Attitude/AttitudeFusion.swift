@@ -355,7 +355,7 @@ public struct AttitudeFusion: Sendable {
             pending.clippedSinceHeading = false
         }
         apply(correction)
-        if let biasBefore { warming.taught(share: 1 - errors.bias.trace / biasBefore) }
+        if let biasBefore { warming.taught(shares: biasShareTaught(before: biasBefore)) }
         biasWalk.observe(bias: gyroBias, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
         unconfirmed.record(angle: correction.angle + earth * interval, gyroBias: gyroBias, rotation: r, interval: interval,
                            accelerating: explainableTilt > 0)
@@ -365,15 +365,23 @@ public struct AttitudeFusion: Sendable {
 
     /// The bias about each body axis kept at least as uncertain as the part's
     /// temperature since the bias was learned allows (``TemperatureBiasDrift``).
-    /// Returns the bias variance's trace the readings start from, nil without a temperature.
-    mutating func widenBiasForTemperature() -> Double? {
+    /// Returns the bias variance about each axis the readings start from, nil without a temperature.
+    mutating func widenBiasForTemperature() -> Vector3? {
         guard warming.temperature != nil else { return nil }
-        let floor = warming.floorVariance
-        for (i, axis) in [Vector3.unitX, .unitY, .unitZ].enumerated() where errors.bias[i, i] < floor {
-            errors.widenBias(along: axis, variance: floor - errors.bias[i, i])
+        for (i, axis) in [Vector3.unitX, .unitY, .unitZ].enumerated() {
+            let floor = warming.floorVariance(axis: i)
+            if errors.bias[i, i] < floor { errors.widenBias(along: axis, variance: floor - errors.bias[i, i]) }
         }
-        return errors.bias.trace
+        return Self.diagonal(errors.bias)
     }
+
+    /// The share of each body axis's bias variance that a correction removed.
+    func biasShareTaught(before: Vector3) -> Vector3 {
+        let after = Self.diagonal(errors.bias)
+        return Vector3(1 - after.x / before.x, 1 - after.y / before.y, 1 - after.z / before.z)
+    }
+
+    static func diagonal(_ m: Matrix3) -> Vector3 { Vector3(m.row0.x, m.row1.y, m.row2.z) }
 
     /// Carries the attitude with the bias-corrected gyro and adds the step to
     /// the error growth since the last correction; returns the bias-corrected

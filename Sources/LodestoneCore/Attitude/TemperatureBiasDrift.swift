@@ -1,17 +1,20 @@
 /// How far the gyro's bias may have moved with the part's temperature since the
-/// filter last learned it.
+/// filter last learned it, about each body axis.
 ///
 /// A MEMS gyro's offset follows its die temperature: data sheets give 0.01–0.2
 /// °/s per kelvin, so a part warming by ten kelvin after switch-on, or a board
 /// put in the sun, moves by a degree per second within minutes. A bias random
 /// walk that allowed for that would leave the bias loose all the time; the
-/// temperature says when it moves. The bias is known at the temperature it was
-/// learned at (``learnedAt``); at another, it may be off by ``coefficient``
-/// times the difference about each axis. ``AttitudeFusion`` keeps the bias's
-/// variance about each body axis at least that large (``floorVariance``), and
-/// moves ``learnedAt`` toward the present temperature by the share of the
-/// bias's variance each correction's readings remove: they teach the bias at
-/// today's temperature. The temperature is averaged over ``smoothingTime``
+/// temperature says when it moves. The bias about each axis is known at the
+/// temperature it was learned at (``learnedAt``); at another, it may be off by
+/// ``coefficient`` times the difference. ``AttitudeFusion`` keeps the bias's
+/// variance about each body axis at least that large (``floorVariance(axis:)``),
+/// and moves that axis's ``learnedAt`` toward the present temperature by the
+/// share of the axis's variance each correction's readings remove: they teach
+/// the bias at today's temperature. Each axis on its own: gravity teaches the
+/// horizontal ones within seconds, while the compass teaches the one about up
+/// only through the heading's slow drift, and a warming must keep that one
+/// loose until it has. The temperature is averaged over ``smoothingTime``
 /// first, since a sensor's quantization and noise (tenths of a kelvin) are no
 /// warming. Without a temperature nothing changes.
 public struct TemperatureBiasDrift: Hashable, Sendable {
@@ -21,8 +24,8 @@ public struct TemperatureBiasDrift: Hashable, Sendable {
     public let smoothingTime: Double
     /// The averaged temperature, °C; nil until one is given.
     public private(set) var temperature: Double?
-    /// The temperature the bias estimate holds for, °C.
-    public private(set) var learnedAt: Double?
+    /// The temperature the bias estimate about each body axis (x, y, z) holds for, °C.
+    public private(set) var learnedAt: Vector3?
 
     public init(coefficient: Double, smoothingTime: Double = 5) {
         self.coefficient = coefficient
@@ -35,22 +38,25 @@ public struct TemperatureBiasDrift: Hashable, Sendable {
         guard reading.isFinite else { return }
         guard let t = temperature else {
             temperature = reading
-            learnedAt = reading
+            learnedAt = Vector3(reading, reading, reading)
             return
         }
         temperature = t + (reading - t) * min(1, max(0, dt) / smoothingTime)
     }
 
-    /// The least variance the bias may have about each body axis, (rad/s)².
-    public var floorVariance: Double {
+    /// The least variance the bias may have about body axis `axis` (0, 1, 2), (rad/s)².
+    public func floorVariance(axis: Int) -> Double {
         guard let t = temperature, let learned = learnedAt else { return 0 }
-        let drift = coefficient * (t - learned)
+        let drift = coefficient * (t - learned[axis])
         return drift * drift
     }
 
-    /// A correction's readings removed `share` (0–1) of the bias's variance.
-    public mutating func taught(share: Double) {
-        guard let t = temperature, let learned = learnedAt, share.isFinite else { return }
-        learnedAt = learned + (t - learned) * max(0, min(1, share))
+    /// A correction's readings removed `shares` (0–1 each) of the bias's variance about each body axis.
+    public mutating func taught(shares: Vector3) {
+        guard let t = temperature, var learned = learnedAt else { return }
+        for axis in 0..<3 where shares[axis].isFinite {
+            learned[axis] += (t - learned[axis]) * max(0, min(1, shares[axis]))
+        }
+        learnedAt = learned
     }
 }
