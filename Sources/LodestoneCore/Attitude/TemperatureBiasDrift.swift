@@ -16,12 +16,18 @@
 /// only through the heading's slow drift, and a warming must keep that one
 /// loose until it has. The temperature is averaged over ``smoothingTime``
 /// first, since a sensor's quantization and noise (tenths of a kelvin) are no
-/// warming. Without a temperature nothing changes.
+/// warming; and a reading more than ``largestJump`` from that average counts
+/// as that far, since a die warms by a few kelvin a minute and a bad bus read
+/// (an I²C glitch, all ones) would otherwise loosen the bias by degrees per
+/// second. Without a temperature nothing changes.
 public struct TemperatureBiasDrift: Hashable, Sendable {
     /// How much the bias may move per kelvin, rad/s (1σ, about each axis).
     public let coefficient: Double
     /// Time constant of the temperature's average, s.
     public let smoothingTime: Double
+    /// The most a reading may differ from the average, K: a warming of 1 K/s
+    /// still moves the average as fast.
+    public let largestJump: Double
     /// The averaged temperature, °C; nil until one is given.
     public private(set) var temperature: Double?
     /// The temperature the bias estimate about each body axis (x, y, z) holds for, °C.
@@ -30,6 +36,7 @@ public struct TemperatureBiasDrift: Hashable, Sendable {
     public init(coefficient: Double, smoothingTime: Double = 5) {
         self.coefficient = coefficient
         self.smoothingTime = smoothingTime
+        largestJump = smoothingTime
     }
 
     /// One temperature reading, °C, `dt` seconds after the last. The first is
@@ -41,7 +48,8 @@ public struct TemperatureBiasDrift: Hashable, Sendable {
             learnedAt = Vector3(reading, reading, reading)
             return
         }
-        temperature = t + (reading - t) * min(1, max(0, dt) / smoothingTime)
+        let step = min(largestJump, max(-largestJump, reading - t))
+        temperature = t + step * min(1, max(0, dt) / smoothingTime)
     }
 
     /// The least variance the bias may have about body axis `axis` (0, 1, 2), (rad/s)².
