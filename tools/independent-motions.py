@@ -334,7 +334,22 @@ def motions():
         "boat-below-2m": lambda: boat(3, (0.5, 1, -2)),
         "car": lambda: car(np.random.default_rng(11), with_speed=False),
         "car-speed": lambda: car(np.random.default_rng(11), with_speed=True),
+        "warming-turn": lambda: warming(EulerMotion(400, lambda t: 0.4 + turned(2)(t)), reported=True),
+        "warming-turn-blind": lambda: warming(EulerMotion(400, lambda t: 0.4 + turned(2)(t)), reported=False),
+        "warming-fidget": lambda: warming(RateMotion(400, lambda t: np.stack([ramp(t) * f(t) for f in fidget], -1)),
+                                          reported=True),
+        "warming-fidget-blind": lambda: warming(RateMotion(400, lambda t: np.stack([ramp(t) * f(t) for f in fidget], -1)),
+                                                reported=False),
     }
+
+
+def warming(motion, reported):
+    """A part switched on cold: its die warms by 6 K within a minute and its enclosure by 8 K
+    more over minutes, and its gyro offset follows the temperature, nonlinearly. `reported`:
+    the log carries the part's temperature column (1/16 K steps, 0.05 K noise), as an IMU
+    that Linux drives reports it; the `-blind` twin is the same log without it."""
+    motion.warming = reported
+    return motion
 
 
 # Sensors ---------------------------------------------------------------------------------
@@ -352,6 +367,14 @@ def record(motion, path, seed, rate=100.0, dip=65.0, strength=50.0):
     latitude = math.atan(math.tan(dip * D2R) / 2)
     earth_rate = np.einsum("nji,j->ni", r, 7.292115e-5 * np.array([0, math.cos(latitude), math.sin(latitude)]))
     bias = rng.uniform(-0.5, 0.5, 3) * D2R + np.cumsum(rng.normal(0, 0.001 * D2R * math.sqrt(dt), (len(t), 3)), 0)
+    warming = getattr(motion, "warming", None)
+    if warming is not None:
+        # Die and enclosure: two time constants; the offset linear and quadratic in the rise.
+        rise = 6 * (1 - np.exp(-t / 20)) + 8 * (1 - np.exp(-t / 200))
+        thermal = np.random.default_rng(77)
+        linear, square = thermal.uniform(-0.12, 0.12, 3), thermal.uniform(-0.004, 0.004, 3)
+        bias = bias + (np.outer(rise, linear) + np.outer(rise ** 2, square)) * D2R
+        temperature = np.round((22 + rise + rng.normal(0, 0.05, len(t))) * 16) / 16
     gyro = (motion.rate(t) + earth_rate) * (1 + rng.uniform(-0.003, 0.003, 3)) + bias \
         + rng.normal(0, 0.015 * D2R * math.sqrt(rate), (len(t), 3))
     accel = force * (1 + rng.uniform(-0.002, 0.002, 3)) + rng.uniform(-0.02, 0.02, 3) \
@@ -369,12 +392,17 @@ def record(motion, path, seed, rate=100.0, dip=65.0, strength=50.0):
         columns += ["speed", "track"]
         data += [np.clip(np.round(speed + noise, 2), 0, None), np.round(track, 1) % 360]
         formats += ["%.2f", "%.1f"]
+    if warming:
+        columns.append("temperature")
+        data.append(temperature)
+        formats.append("%.4f")
     np.savetxt(path, np.stack(data, -1), fmt=formats, delimiter=",", header=",".join(columns), comments="")
 
 
 def write(name_and_path):
     name, path = name_and_path
-    record(motions()[name](), path, seed=zlib.crc32(name.encode()))
+    # A `-blind` twin is its log less the temperature column: the same seed.
+    record(motions()[name](), path, seed=zlib.crc32(name.removesuffix("-blind").encode()))
     return name
 
 
