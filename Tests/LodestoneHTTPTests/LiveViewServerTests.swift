@@ -56,12 +56,20 @@ import Testing
         #expect(huge.read().hasPrefix("HTTP/1.1 431 "))
     }
 
-    @Test func slowSendersAreCutOffAndSlotsAreLimited() throws {
-        let s = try server { $0.requestTimeout = 0.3; $0.maxClients = 2 }
+    @Test func slowSendersAreCutOff() throws {
+        let s = try server { $0.requestTimeout = 0.3 }
         defer { s.stop() }
         let slow = try RawHTTPClient(port: s.port)
         slow.send("GET / HT")
         #expect(slow.read(timeout: 3).hasPrefix("HTTP/1.1 408 "), "a request head that never ends")
+    }
+
+    /// Two clients that send nothing hold both slots; the third is refused. The request
+    /// timeout is an hour: CI's test threads can stall for seconds between two lines of a
+    /// test (the address sanitizer, two cores), and a short one freed the slots first.
+    @Test func slotsAreLimited() throws {
+        let s = try server { $0.requestTimeout = 3600; $0.maxClients = 2 }
+        defer { s.stop() }
         let a = try RawHTTPClient(port: s.port), b = try RawHTTPClient(port: s.port)
         usleep(100_000)
         let third = try RawHTTPClient(port: s.port)
@@ -89,8 +97,10 @@ import Testing
 
     /// A viewer that never reads costs the producer nothing and the others nothing; when it
     /// reads again it learns how much it missed.
+    /// The stall timeout is an hour: a test thread CI stalls for a minute between the
+    /// publishing and the reading would otherwise see the server close the stalled viewer.
     @Test func aStalledViewerNeverHoldsUpTheProducerOrTheOthers() throws {
-        let s = try server { $0.bufferedEvents = 64 }
+        let s = try server { $0.bufferedEvents = 64; $0.stallTimeout = 3600 }
         defer { s.stop() }
         let stalled = try RawHTTPClient(port: s.port, receiveBuffer: 4096)
         stalled.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(s.port)\r\n\r\n")
