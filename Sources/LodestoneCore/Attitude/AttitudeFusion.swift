@@ -258,7 +258,9 @@ public struct AttitudeFusion: Sendable {
     /// `speed` (m/s) and `course` (radians clockwise from magnetic north),
     /// when a position source reports them, give the acceleration of the
     /// vehicle the board rides (``VehicleAcceleration``), which is taken out
-    /// of the specific force before it levels the estimate.
+    /// of the specific force before it levels the estimate. `temperature` (°C),
+    /// the gyroscope's where it reports one, loosens the bias as the part warms
+    /// (``TemperatureBiasDrift``).
     public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double,
                                 speed: Double? = nil, course: Double? = nil, temperature: Double? = nil) {
         guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }
