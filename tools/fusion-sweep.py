@@ -127,9 +127,9 @@ def cases() -> list[tuple[str, list[str]]]:
     # the fusion uses to loosen the bias as the part warms.
     for label, warmup in [("slow", "0.5,-0.3,0.8,300"), ("fast", "1,1,-1,30")]:
         for name, motion in motions.items():
-            found.append((f"{name}-warming-{label}", motion + ["--rate", "100", "--seed", "7", "--gyro-warmup", warmup]))
-            found.append((f"{name}-warming-{label}-temp", motion + ["--rate", "100", "--seed", "7", "--gyro-warmup", warmup,
-                                                                     "--temperature"]))
+            for suffix, extra in [("", []), ("-temp", ["--temperature"])]:
+                found.append((f"{name}-warming-{label}{suffix}",
+                              motion + ["--rate", "100", "--seed", "7", "--gyro-warmup", warmup] + extra))
     # Noise-free sensors: what is left is the filter's own doing (a receiver reporting its
     # speed exactly repeats it while parked and cruising).
     for seed in range(2):

@@ -308,7 +308,7 @@ def motions():
     tremor = [random_sines(rng, 8, 4, 10, 0.3 * D2R) for _ in range(3)]
     hand = [random_sines(rng, 6, 0.3, 2, 0.05) for _ in range(3)]
     pushes = random_sines(rng, 5, 0.05, 0.4, 1.5)
-    return {
+    found = {
         "sweep-120s": lambda: EulerMotion(300, lambda t: 0.3 + ramp(t) * 90 * D2R * np.sin(2 * math.pi * (t - 10) / 120)),
         "sweep-600s": lambda: EulerMotion(600, lambda t: 1.0 + ramp(t) * 90 * D2R * np.sin(2 * math.pi * (t - 10) / 600)),
         "varying-turn": lambda: EulerMotion(600, lambda t: 2.0 + D2R * (0.5 * np.maximum(t - 10, 0) - 25 / math.pi * (
@@ -334,13 +334,13 @@ def motions():
         "boat-below-2m": lambda: boat(3, (0.5, 1, -2)),
         "car": lambda: car(np.random.default_rng(11), with_speed=False),
         "car-speed": lambda: car(np.random.default_rng(11), with_speed=True),
-        "warming-turn": lambda: warming(EulerMotion(400, lambda t: 0.4 + turned(2)(t)), reported=True),
-        "warming-turn-blind": lambda: warming(EulerMotion(400, lambda t: 0.4 + turned(2)(t)), reported=False),
-        "warming-fidget": lambda: warming(RateMotion(400, lambda t: np.stack([ramp(t) * f(t) for f in fidget], -1)),
-                                          reported=True),
-        "warming-fidget-blind": lambda: warming(RateMotion(400, lambda t: np.stack([ramp(t) * f(t) for f in fidget], -1)),
-                                                reported=False),
     }
+    # A part warming after switch-on, each with its temperature column and a `-blind` twin without it.
+    for name, make in [("warming-turn", lambda: EulerMotion(400, lambda t: 0.4 + turned(2)(t))),
+                       ("warming-fidget", found["fidget"])]:
+        found[name] = lambda make=make: warming(make(), reported=True)
+        found[name + "-blind"] = lambda make=make: warming(make(), reported=False)
+    return found
 
 
 def warming(motion, reported):

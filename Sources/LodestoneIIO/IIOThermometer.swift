@@ -1,3 +1,5 @@
+import LodestoneCore
+
 /// The gyroscope's temperature, from its device's `in_temp_raw`, `in_temp_offset`
 /// and `in_temp_scale`: °C = (raw + offset) × scale / 1000, the scale being
 /// milli-degrees per count (the IIO ABI). Gyro fusion loosens the bias as the
@@ -46,8 +48,7 @@ struct IIOThermometer {
         switch device.readInteger(raw) {
         case .success(let count):
             let celsius = (Double(count) + offset) * scale / 1000
-            // Beyond any part's operating range: a wrong scale, not a temperature.
-            guard (-60.0...150.0).contains(celsius) else {
+            guard SensorSample.temperatureRange.contains(celsius) else {
                 failure = "\(device.displayName): \(Self.rawFile) reads \(count), \(celsius) °C with its scale and offset; not used"
                 latest = nil
                 return nil

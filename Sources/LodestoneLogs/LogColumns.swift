@@ -24,6 +24,4 @@ public enum LogColumns {
             + (temperature ? [Self.temperature] : []) + extra
     }
 
-    /// The temperatures a part's sensor may report, °C (its operating range, with margin).
-    public static let temperatureRange = -60.0...150.0
 }

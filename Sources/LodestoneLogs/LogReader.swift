@@ -337,7 +337,7 @@ public final class LogReader: SensorSource {
                                  "is not a track: it must be 0–360 degrees from true north")
             }
         } else {
-            let range = LogColumns.temperatureRange
+            let range = SensorSample.temperatureRange
             guard value.isFinite, range.contains(value) else {
                 throw fieldError(.outOfRange, column: column, field: field,
                                  "is not a part's temperature: it must be \(range.lowerBound) to \(range.upperBound) °C")

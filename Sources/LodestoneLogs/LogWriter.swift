@@ -110,9 +110,9 @@ public final class LogWriter {
             line += "," + (sample.speed.map { "\($0)" } ?? "") + "," + (sample.track.map { "\($0)" } ?? "")
         }
         if temperature {
-            if let v = sample.temperature, !LogColumns.temperatureRange.contains(v) {
+            if let v = sample.temperature, !SensorSample.temperatureRange.contains(v) {
                 throw LogError(.outOfRange, file: path,
-                               "sample at \(sample.time) s has temperature \(v) °C; it must be \(LogColumns.temperatureRange.lowerBound) to \(LogColumns.temperatureRange.upperBound) °C")
+                               "sample at \(sample.time) s has temperature \(v) °C; it must be \(SensorSample.temperatureRange.lowerBound) to \(SensorSample.temperatureRange.upperBound) °C")
             }
             line += "," + (sample.temperature.map { "\($0)" } ?? "")
         }

@@ -374,16 +374,14 @@ public struct AttitudeFusion: Sendable {
             let floor = warming.floorVariance(axis: i)
             if errors.bias[i, i] < floor { errors.widenBias(along: axis, variance: floor - errors.bias[i, i]) }
         }
-        return Self.diagonal(errors.bias)
+        return errors.bias.diagonal
     }
 
     /// The share of each body axis's bias variance that a correction removed.
     func biasShareTaught(before: Vector3) -> Vector3 {
-        let after = Self.diagonal(errors.bias)
+        let after = errors.bias.diagonal
         return Vector3(1 - after.x / before.x, 1 - after.y / before.y, 1 - after.z / before.z)
     }
-
-    static func diagonal(_ m: Matrix3) -> Vector3 { Vector3(m.row0.x, m.row1.y, m.row2.z) }
 
     /// Carries the attitude with the bias-corrected gyro and adds the step to
     /// the error growth since the last correction; returns the bias-corrected

@@ -25,9 +25,11 @@ public struct TemperatureBiasDrift: Hashable, Sendable {
     public let coefficient: Double
     /// Time constant of the temperature's average, s.
     public let smoothingTime: Double
-    /// The most a reading may differ from the average, K: a warming of 1 K/s
-    /// still moves the average as fast.
-    public let largestJump: Double
+    /// The fastest a part is taken to warm, K/s.
+    public static let fastestWarming = 1.0
+    /// The most a reading may differ from the average, K: a warming at
+    /// ``fastestWarming`` still moves the average as fast.
+    public var largestJump: Double { Self.fastestWarming * smoothingTime }
     /// The averaged temperature, °C; nil until one is given.
     public private(set) var temperature: Double?
     /// The temperature the bias estimate about each body axis (x, y, z) holds for, °C.
@@ -36,7 +38,6 @@ public struct TemperatureBiasDrift: Hashable, Sendable {
     public init(coefficient: Double, smoothingTime: Double = 5) {
         self.coefficient = coefficient
         self.smoothingTime = smoothingTime
-        largestJump = smoothingTime
     }
 
     /// One temperature reading, °C, `dt` seconds after the last. The first is

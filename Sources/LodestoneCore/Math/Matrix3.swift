@@ -27,6 +27,9 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
         self.init(c0.x, c1.x, c2.x, c0.y, c1.y, c2.y, c0.z, c1.z, c2.z)
     }
 
+    /// The diagonal, (m₀₀, m₁₁, m₂₂).
+    @inlinable public var diagonal: Vector3 { Vector3(row0.x, row1.y, row2.z) }
+
     @inlinable
     public init(diagonal d: Vector3) {
         self.init(d.x, 0, 0, 0, d.y, 0, 0, 0, d.z)

@@ -23,6 +23,10 @@ public struct SensorSample: Hashable, Sendable {
     /// The gyroscope's temperature, °C; nil when unknown.
     public var temperature: Double?
 
+    /// The temperatures a part's sensor may report, °C (its operating range, with margin):
+    /// beyond them a reading is a wrong scale or unit, not a temperature.
+    public static let temperatureRange = -60.0...150.0
+
     @inlinable
     public init(time: Double, acceleration: Vector3, magneticField: Vector3, angularRate: Vector3? = nil,
                 speed: Double? = nil, track: Double? = nil, temperature: Double? = nil) {
