@@ -165,7 +165,8 @@ public struct AttitudeFusion: Sendable {
         deviation = CompassDeviation(levelTolerance: settings.deviationLevelTolerance * Angle.radiansPerDegree,
                                      averagingTime: settings.compassCorrelationTime,
                                      averagingTurn: settings.deviationAveragingTurn * Angle.radiansPerDegree,
-                                     lifetime: settings.deviationLifetime)
+                                     lifetime: settings.deviationLifetime,
+                                     temperatureCoefficient: settings.gyroBiasTemperatureCoefficient * Angle.radiansPerDegree)
         warming = TemperatureBiasDrift(coefficient: settings.gyroBiasTemperatureCoefficient * Angle.radiansPerDegree)
         biasConfirmation = BiasConfirmation(windowLength: settings.restMinimumDuration, doubtTime: settings.biasDoubtTime)
         // A field still moving after three settling times is no step (the strength and dip tests are
@@ -432,7 +433,8 @@ public struct AttitudeFusion: Sendable {
         deviation.corrected(by: -(growth.rotationIntegral * gyroBias).z)
         let missedAboutUp = pending.missedRotation.z
         deviation.grew(turn: turnE.z,
-                       heading: noise.gyroNoiseIntensity * time + pending.bridgedVariance + missedAboutUp * missedAboutUp)
+                       heading: noise.gyroNoiseIntensity * time + pending.bridgedVariance + missedAboutUp * missedAboutUp,
+                       interval: time, temperature: warming.temperature)
         let memory = 1 / (1 + pending.forgetting)
         compassError *= memory
         growth.compassMemory = memory

@@ -23,8 +23,12 @@ import Darwin
 /// and the bias it took out, since the bias estimate itself follows the
 /// compass) is `c + B sin ψ + …`. `c`, the gyro heading's unknown offset,
 /// drifts at the gyro's bias about up `β`, by `s` times each turn about up
-/// (its scale error), and by its white noise. A Kalman filter estimates `c`,
-/// `β`, `s` and the four coefficients from readings averaged over short arcs:
+/// (its scale error), by `k` times the time integral of the part's
+/// temperature's rise (its bias's temperature slope, where the samples carry a
+/// temperature: a warming part's bias ramps, and a ramp's heading drift is
+/// quadratic in time, which over part of a turn the harmonics would take), and
+/// by its white noise. A Kalman filter estimates `c`, `β`, `s`, `k` and the
+/// four coefficients from readings averaged over short arcs:
 /// their own noise averages out, what they share (the tilt's error) counts
 /// once per ``averagingTime``. Over part of a circle the harmonics cannot be
 /// told from `c` and `β`, and their variances stay near the prior. Once every
@@ -52,13 +56,20 @@ public struct CompassDeviation: Sendable {
     /// how fast its coefficients may change otherwise (their variance grows
     /// by the prior's over this time).
     public let lifetime: Double
+    /// How far the bias may move per kelvin, rad/s (1σ): the slope's prior.
+    public let temperatureCoefficient: Double
+    /// Over how many kelvin the slope holds, K: a part's offset curve bends,
+    /// so the slope's variance grows by its prior over this change.
+    public static let slopeSpan = 10.0
 
     /// The state: the gyro heading's offset (rad), its drift (rad/s), its
-    /// scale error, then B, C, D, E (rad).
+    /// scale error, then B, C, D, E (rad), and the bias's temperature slope (rad/s/K).
     private var state = [Double](repeating: 0, count: n)
     private var covariance = [Double](repeating: 0, count: n * n)
-    private static let n = 7
+    private static let n = 8
     private static let firstHarmonic = 3
+    private static let lastHarmonic = 6
+    private static let slope = 7
     private var harmonicPrior = 0.0
     /// The body's up the table is learned at; nil before the first reading.
     private var up: Vector3?
@@ -73,6 +84,12 @@ public struct CompassDeviation: Sendable {
     /// about up (rad), since the last update.
     private var pendingHeadingNoise = 0.0
     private var pendingTurn = 0.0
+    /// The time integral of the temperature's rise since the table started
+    /// (K·s), and the temperature at the start and at the last update, °C.
+    private var pendingWarming = 0.0
+    private var startTemperature: Double?
+    private var updatedTemperature: Double?
+    private var temperature: Double?
     /// Readings in a row the table did not explain.
     private var surprises = 0
     /// Whether every harmonic is known to a tenth of its prior, and the table found a deviation.
@@ -88,16 +105,20 @@ public struct CompassDeviation: Sendable {
         var time = 0.0
         /// The turn since the last update, summed over the readings, rad.
         var turn = 0.0
+        /// The warming integral since the last update, summed over the readings, K·s.
+        var warming = 0.0
         var start = 0.0
         var last = 0.0
         var startHeading = (sin: 0.0, cos: 1.0)
     }
 
-    public init(levelTolerance: Double, averagingTime: Double, averagingTurn: Double, lifetime: Double) {
+    public init(levelTolerance: Double, averagingTime: Double, averagingTurn: Double, lifetime: Double,
+                temperatureCoefficient: Double = 0) {
         self.levelTolerance = levelTolerance
         self.averagingTime = averagingTime
         self.averagingTurn = averagingTurn
         self.lifetime = lifetime
+        self.temperatureCoefficient = temperatureCoefficient
         cosLevelTolerance = cos(levelTolerance)
         cosAveragingTurn = cos(averagingTurn)
     }
@@ -108,12 +129,19 @@ public struct CompassDeviation: Sendable {
     }
 
     /// The board turned by `turn` about up (rad), and the gyro heading's
-    /// white variance grew by `heading` (rad²). The bias is taken as constant
-    /// here: with the walk the filter assumes for it, the offset could wander
-    /// as far as the deviation in half a turn, and no table would be learned.
-    public mutating func grew(turn: Double, heading: Double) {
+    /// white variance grew by `heading` (rad²), over `interval` s at the
+    /// part's `temperature` (°C, averaged; nil when the samples carry none).
+    /// The bias is taken as constant but for its temperature slope: with the
+    /// walk the filter assumes for it, the offset could wander as far as the
+    /// deviation in half a turn, and no table would be learned.
+    public mutating func grew(turn: Double, heading: Double, interval: Double = 0, temperature: Double? = nil) {
         pendingTurn += turn
         pendingHeadingNoise += heading
+        guard let temperature, temperature.isFinite else { return }
+        let start = startTemperature ?? temperature
+        startTemperature = start
+        self.temperature = temperature
+        pendingWarming += (temperature - start) * interval
     }
 
     /// The deviation to take from the compass heading at heading `heading`
@@ -159,7 +187,8 @@ public struct CompassDeviation: Sendable {
     /// Forgets the table (the field, or the calibration, changed).
     public mutating func reset() {
         self = CompassDeviation(levelTolerance: levelTolerance, averagingTime: averagingTime,
-                                averagingTurn: averagingTurn, lifetime: lifetime)
+                                averagingTurn: averagingTurn, lifetime: lifetime,
+                                temperatureCoefficient: temperatureCoefficient)
     }
 
     /// Forgets the table and starts a new one at `bodyUp`.
@@ -196,10 +225,15 @@ public struct CompassDeviation: Sendable {
         covariance[0] = Self.unknownOffsetVariance
         covariance[n + 1] = driftPrior
         covariance[2 * n + 2] = scalePrior
-        for i in Self.firstHarmonic..<n { covariance[i * n + i] = harmonicPrior }
+        for i in Self.firstHarmonic...Self.lastHarmonic { covariance[i * n + i] = harmonicPrior }
+        covariance[Self.slope * n + Self.slope] = temperatureCoefficient * temperatureCoefficient
         lastUpdate = time
         pendingHeadingNoise = 0
         pendingTurn = 0
+        // The offset counts the warming from here.
+        startTemperature = temperature
+        updatedTemperature = temperature
+        pendingWarming = 0
     }
 
     private mutating func add(difference: Double, own: Double, shared: Double, heading: (sin: Double, cos: Double),
@@ -216,6 +250,7 @@ public struct CompassDeviation: Sendable {
         block.shared += shared
         block.time += time
         block.turn += pendingTurn
+        block.warming += pendingWarming
         block.last = time
     }
 
@@ -227,29 +262,40 @@ public struct CompassDeviation: Sendable {
         let duration = block.last - block.start
         let noise = block.own / (n * n) + block.shared / n * max(1, averagingTime / max(duration, 1e-9))
         let b = block.harmonics
-        let h: InlineArray<7, Double> = [1, 0, 0, b.0 / n, b.1 / n, b.2 / n, b.3 / n]
-        // The mean is the readings' at their mean time and mean turn.
-        predict(to: block.time / n, turn: block.turn / n)
+        let h: InlineArray<8, Double> = [1, 0, 0, b.0 / n, b.1 / n, b.2 / n, b.3 / n, 0]
+        // The mean is the readings' at their mean time, turn and warming.
+        predict(to: block.time / n, turn: block.turn / n, warming: block.warming / n)
         update(h: h, z: block.difference / n, noise: noise)
         block = Block()
     }
 
-    private mutating func predict(to time: Double, turn: Double) {
-        let n = Self.n, dt = max(0, time - lastUpdate)
+    private mutating func predict(to time: Double, turn: Double, warming: Double) {
+        let n = Self.n, dt = max(0, time - lastUpdate), k = Self.slope
         lastUpdate = time
         pendingTurn -= turn
-        // c' = c + β·dt + s·turn: P ← F P Fᵀ.
-        state[0] += state[1] * dt + state[2] * turn
-        for j in 0..<n { covariance[j] += dt * covariance[n + j] + turn * covariance[2 * n + j] }
-        for i in 0..<n { covariance[i * n] += dt * covariance[i * n + 1] + turn * covariance[i * n + 2] }
+        pendingWarming -= warming
+        // c' = c + β·dt + s·turn + k·warming: P ← F P Fᵀ.
+        state[0] += state[1] * dt + state[2] * turn + state[k] * warming
+        for j in 0..<n { covariance[j] += dt * covariance[n + j] + turn * covariance[2 * n + j] + warming * covariance[k * n + j] }
+        for i in 0..<n { covariance[i * n] += dt * covariance[i * n + 1] + turn * covariance[i * n + 2] + warming * covariance[i * n + k] }
         covariance[0] += pendingHeadingNoise
         pendingHeadingNoise = 0
-        for i in Self.firstHarmonic..<n { covariance[i * n + i] += harmonicPrior * dt / lifetime }
+        for i in Self.firstHarmonic...Self.lastHarmonic { covariance[i * n + i] += harmonicPrior * dt / lifetime }
+        growSlopeVariance()
     }
 
-    private mutating func update(h: InlineArray<7, Double>, z: Double, noise: Double) {
+    /// The slope's variance grows by its prior over ``slopeSpan`` of temperature change.
+    private mutating func growSlopeVariance() {
+        guard let now = temperature else { return }
+        let change = abs(now - (updatedTemperature ?? now))
+        updatedTemperature = now
+        let k = Self.slope * Self.n + Self.slope
+        covariance[k] += temperatureCoefficient * temperatureCoefficient * change / Self.slopeSpan
+    }
+
+    private mutating func update(h: InlineArray<8, Double>, z: Double, noise: Double) {
         let n = Self.n
-        var ph = InlineArray<7, Double>(repeating: 0)
+        var ph = InlineArray<8, Double>(repeating: 0)
         for i in 0..<n { for j in 0..<n { ph[i] += covariance[i * n + j] * h[j] } }
         var s = noise, predicted = 0.0
         for i in 0..<n {
@@ -271,7 +317,7 @@ public struct CompassDeviation: Sendable {
         }
         // Once trusted, it stays so until it is reset: a table read on and
         // off would move the compass by its deviation each time.
-        let resolved = (Self.firstHarmonic..<n).allSatisfy { covariance[$0 * n + $0] < 0.1 * harmonicPrior }
+        let resolved = (Self.firstHarmonic...Self.lastHarmonic).allSatisfy { covariance[$0 * n + $0] < 0.1 * harmonicPrior }
         isTrusted = isTrusted || (resolved && harmonicsSignificance() > Self.significance)
     }
 

@@ -59,6 +59,31 @@ import Testing
         #expect(!table.isTrusted)
     }
 
+    /// A compass without deviation, and a gyro whose bias ramps by 0.8 °/s as
+    /// the part warms 10 K over a minute: the gyro heading's quadratic drift
+    /// is the temperature slope's, not a deviation's, given the temperature.
+    @Test func aWarmingGyroIsNotADeviation() throws {
+        var table = CompassDeviation(levelTolerance: 10 * Self.degree, averagingTime: 2, averagingTurn: 10 * Self.degree,
+                                     lifetime: 3600, temperatureCoefficient: 0.1 * Self.degree)
+        let step = 0.04, rate = 2 * Self.degree, slope = 0.08 * Self.degree
+        var gyroHeading = 0.0
+        for k in 0...Int(400 / step) {
+            let t = Double(k) * step, psi = rate * t
+            let temperature = 25 + 10 * (1 - exp(-t / 60))
+            table.grew(turn: rate * step, heading: 1e-9, interval: step, temperature: temperature)
+            gyroHeading += (rate + slope * (temperature - 25)) * step
+            table.observe(difference: psi - gyroHeading, ownVariance: 0.25 * Self.degree * Self.degree,
+                          sharedVariance: 0, heading: (sin(psi), cos(psi)), bodyUp: Self.up, time: t,
+                          prior: 4 * Self.degree * Self.degree, driftPrior: 1 * Self.degree * Self.degree,
+                          scalePrior: 0.005 * 0.005)
+        }
+        for psi in stride(from: 0.0, to: 360, by: 30) {
+            let p = psi * Self.degree
+            let learned = table.deviation(heading: (sin(p), cos(p)), bodyUp: Self.up) ?? 0
+            #expect(abs(learned) < 0.2 * Self.degree, "at \(psi)°: a deviation of \(learned / Self.degree)°")
+        }
+    }
+
     /// A table holds for the up it was learned at: a board tipped on its side
     /// reads it no more.
     @Test func aTableHoldsForItsUpOnly() {
