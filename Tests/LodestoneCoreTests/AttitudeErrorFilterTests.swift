@@ -111,3 +111,66 @@ import Testing
         #expect(f.bias.row1.y < 1e-5)
     }
 }
+
+/// The bias's temperature slope as three more states.
+@Suite struct AttitudeErrorFilterSlopeTests {
+    static let slopePrior = 1e-6  // (rad/s/K)²
+    static let bias = Matrix3(diagonal: Vector3(1e-8, 1e-8, 1e-8))
+
+    static func warmed(by kelvin: Double, _ f: inout AttitudeErrorFilter) {
+        var g = AttitudeErrorFilter.Growth(rotationIntegral: Matrix3.identity * 0.04, time: 0.04)
+        g.warming = kelvin
+        f.predict(g)
+    }
+
+    /// Warming by ΔT moves the bias error by ΔT times the slope's: its variance
+    /// grows by ΔT² times the slope's, and the two become correlated.
+    @Test func aWarmingLoosensTheBiasByTheSlope() {
+        var f = AttitudeErrorFilter(angleVariance: .zero, bias: Self.bias)
+        f.startTrackingSlope(variance: Self.slopePrior)
+        Self.warmed(by: 5, &f)
+        #expect(abs(f.bias.row0.x - (1e-8 + 25 * Self.slopePrior)) < 1e-15)
+        #expect(abs(f.slopeBias.row2.z - 5 * Self.slopePrior) < 1e-15)
+        #expect(f.bias.row0.y == 0, "each axis's slope is its own")
+    }
+
+    /// A bias read at rest before and after a 10 K warming teaches the slope:
+    /// the bias moved by 0.01 rad/s, so the slope is 0.001 rad/s/K.
+    @Test func biasReadingsAtTwoTemperaturesTeachTheSlope() {
+        var f = AttitudeErrorFilter(angleVariance: .zero, bias: Self.bias)
+        f.startTrackingSlope(variance: Self.slopePrior)
+        _ = f.measureBias(axis: 2, innovation: 0, noise: 1e-10)
+        Self.warmed(by: 10, &f)
+        let c = f.measureBias(axis: 2, innovation: 0.01, noise: 1e-10)
+        #expect(abs(c.slope.z - 0.001) < 2e-5, "slope \(c.slope.z)")
+        #expect(abs(c.bias.z - 0.01) < 2e-4)
+        #expect(c.slope.x == 0 && c.slope.y == 0)
+        #expect(f.slope.row2.z < 0.01 * Self.slopePrior)
+        #expect(f.slope.row0.x == Self.slopePrior, "the x axis was not read")
+    }
+
+    /// Without a temperature the slope is no state: nothing about it moves.
+    @Test func withoutATemperatureTheSlopeStaysOut() {
+        var f = AttitudeErrorFilter(angleVariance: Vector3(1e-4, 1e-4, 1e-2), bias: Self.bias)
+        Self.warmed(by: 5, &f)
+        var c = f.measureHeading(innovation: 0.1, noise: 1e-4)
+        c += f.measureTilt(east: 0.01, north: -0.01, eastLag: Vector3(0.1, 0, 0), northLag: Vector3(0, 0.1, 0), noise: 1e-4)
+        #expect(!f.tracksSlope && c.slope == .zero)
+        #expect(f.slope == .zero && f.slopeBias == .zero && f.slopeAngle == .zero && f.slopeCompass == .zero)
+    }
+
+    /// A tilt reading that does not teach the slope (an acceleration could
+    /// explain it) still corrects the bias, and keeps the slope's covariances
+    /// with it right, but leaves the slope as uncertain as it was.
+    @Test func aTiltReadingThatDoesNotTeachTheSlope() {
+        var f = AttitudeErrorFilter(angleVariance: Vector3(1e-4, 1e-4, 1e-2), bias: Self.bias)
+        f.startTrackingSlope(variance: Self.slopePrior)
+        Self.warmed(by: 5, &f)
+        let before = f.slope
+        let c = f.measureTilt(east: 0.01, north: -0.01, eastLag: Vector3(1, 0, 0), northLag: Vector3(0, 1, 0),
+                              noise: 1e-6, teachesSlope: false)
+        #expect(c.slope == .zero && f.slope == before)
+        #expect(c.bias.length > 0)
+        #expect(abs(f.slopeBias.row0.x) < 5 * Self.slopePrior)
+    }
+}

@@ -22,6 +22,13 @@
 /// filter honest about what many readings at one attitude can tell: they share
 /// one error, and only turning reveals it.
 ///
+/// Where the samples carry the gyro's temperature, three more states: the
+/// error of the bias's temperature slope, per body axis (rad/s per K). A part's
+/// offset follows its temperature, so as it warms by `ΔT` the bias error moves
+/// by `ΔT·δk`: what the readings teach of the bias while the temperature moves
+/// teaches the slope, and the next warming is predicted instead of lagged.
+/// Without a temperature they stay zero and cost nothing.
+///
 /// A measurement is any linear combination `a·θ + b·δb + c·e`: the tilt from
 /// an averaged accelerometer depends on the bias through the average's memory,
 /// a gyro at rest measures `δb` alone, the compass `θ_up + e`.
@@ -38,6 +45,15 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     public var compass: Double
     public var compassAngle: Vector3
     public var compassBias: Vector3
+    /// Covariance of the slope errors (body axes), (rad/s/K)², and theirs with
+    /// the angle errors (rows, earth axes), the bias errors (rows, body axes)
+    /// and the compass error. Zero until ``startTrackingSlope(variance:)``.
+    public var slope: Matrix3
+    public var slopeAngle: Matrix3
+    public var slopeBias: Matrix3
+    public var slopeCompass: Vector3
+    /// Whether the slope is a state (the samples carry a temperature).
+    public var tracksSlope: Bool
 
     /// The estimated errors from one measurement: apply `angle` as the earth-frame
     /// rotation `rotation(angle) ∘ attitude`, add `bias` to the bias estimate
@@ -46,12 +62,15 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         public var angle: Vector3
         public var bias: Vector3
         public var compass: Double
+        /// Add to the bias's temperature slope estimate, rad/s/K.
+        public var slope: Vector3
 
         @inlinable
-        public init(angle: Vector3 = .zero, bias: Vector3 = .zero, compass: Double = 0) {
+        public init(angle: Vector3 = .zero, bias: Vector3 = .zero, compass: Double = 0, slope: Vector3 = .zero) {
             self.angle = angle
             self.bias = bias
             self.compass = compass
+            self.slope = slope
         }
 
         @inlinable
@@ -59,6 +78,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
             a.angle += b.angle
             a.bias += b.bias
             a.compass += b.compass
+            a.slope += b.slope
         }
     }
 
@@ -70,6 +90,28 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         compass = compassVariance
         compassAngle = .zero
         compassBias = .zero
+        slope = .zero
+        slopeAngle = .zero
+        slopeBias = .zero
+        slopeCompass = .zero
+        tracksSlope = false
+    }
+
+    /// Makes the bias's temperature slope a state, each axis with prior `variance`, (rad/s/K)².
+    @inlinable
+    public mutating func startTrackingSlope(variance: Double) {
+        guard !tracksSlope else { return }
+        tracksSlope = true
+        slope = Matrix3(diagonal: Vector3(1, 1, 1) * variance)
+    }
+
+    /// Keeps what `other` knew of the slope, and of the bias with it (a restart keeps the bias).
+    @inlinable
+    public mutating func keepSlope(of other: AttitudeErrorFilter) {
+        guard other.tracksSlope else { return }
+        tracksSlope = true
+        slope = other.slope
+        slopeBias = other.slopeBias
     }
 
     /// Propagates over `dt` seconds while the body → earth rotation is `r`.
@@ -87,7 +129,8 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     /// What the errors did between two corrections: the integral of the body →
     /// earth rotation over the time (s), the angle noise taken about each earth
     /// axis (rad²) and by the bias ((rad/s)², per axis), and how much of the
-    /// compass error is left and how much new came.
+    /// compass error is left and how much new came; the part's warming (K),
+    /// and the slope's new variance ((rad/s/K)², per axis).
     @frozen
     public struct Growth: Hashable, Sendable {
         public var rotationIntegral: Matrix3
@@ -96,6 +139,8 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         public var biasNoise: Double
         public var compassMemory: Double
         public var compassNoise: Double
+        public var warming = 0.0
+        public var slopeNoise = 0.0
 
         @inlinable
         public init(rotationIntegral: Matrix3 = Matrix3(rows: .zero, .zero, .zero), time: Double = 0,
@@ -141,6 +186,25 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         compassAngle = (compassAngle - s * compassBias) * m
         compassBias = compassBias * m
         compass = compass * m * m + g.compassNoise
+        if tracksSlope { predictSlope(s, g) }
+    }
+
+    /// The slope's rows through the same step, then the bias's move with the
+    /// warming: δb ← δb + ΔT·δk.
+    @inlinable
+    mutating func predictSlope(_ s: Matrix3, _ g: Growth) {
+        slopeAngle = slopeAngle - s * slopeBias
+        slopeCompass = slopeCompass * g.compassMemory
+        let t = g.warming
+        if t != 0 {
+            cross = cross + slopeAngle * t
+            compassBias += slopeCompass * t
+            bias = bias + (slopeBias + slopeBias.transposed) * t + slope * (t * t)
+            slopeBias = slopeBias + slope * t
+        }
+        slope.row0.x += g.slopeNoise
+        slope.row1.y += g.slopeNoise
+        slope.row2.z += g.slopeNoise
     }
 
     /// Fuses a measurement of the bias error along body axis `axis` (0 x, 1 y,
@@ -149,7 +213,8 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     public mutating func measureBias(axis: Int, innovation: Double, noise: Double) -> Correction {
         let pa = Vector3(cross.row0[axis], cross.row1[axis], cross.row2[axis])
         let pb = Vector3(bias.row0[axis], bias.row1[axis], bias.row2[axis])
-        return update(pa: pa, pb: pb, pc: compassBias[axis], s: pb[axis] + noise, innovation: innovation)
+        let pk = tracksSlope ? Vector3(slopeBias.row0[axis], slopeBias.row1[axis], slopeBias.row2[axis]) : .zero
+        return update(pa: pa, pb: pb, pc: compassBias[axis], pk: pk, s: pb[axis] + noise, innovation: innovation)
     }
 
     /// Fuses a measurement of the bias error along the body direction `d`
@@ -157,7 +222,8 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     @inlinable
     public mutating func measureBias(along d: Vector3, innovation: Double, noise: Double) -> Correction {
         let pb = bias * d
-        return update(pa: cross * d, pb: pb, pc: compassBias.dot(d), s: d.dot(pb) + noise, innovation: innovation)
+        let pk = tracksSlope ? slopeBias.transposedTimes(d) : .zero
+        return update(pa: cross * d, pb: pb, pc: compassBias.dot(d), pk: pk, s: d.dot(pb) + noise, innovation: innovation)
     }
 
     /// Fuses a compass reading: `innovation` measures the heading error (the
@@ -184,7 +250,11 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         compassAngle = compassAngle - pa * kc
         compassBias = compassBias - pb * kc
         compass -= pc * kc
-        return Correction(angle: Vector3(0, 0, ka.z * innovation), bias: kb * innovation, compass: kc * innovation)
+        var c = Correction(angle: Vector3(0, 0, ka.z * innovation), bias: kb * innovation, compass: kc * innovation)
+        if tracksSlope {
+            c.slope = updateSlope(pa: pa, pb: pb, pc: pc, pk: slopeAngle.row2 + slopeCompass, s: s, innovation: innovation)
+        }
+        return c
     }
 
     /// The share of a heading reading's innovation that
@@ -217,26 +287,34 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     /// innovations are taken from the state before the reading.
     @inlinable
     public mutating func measureTilt(east: Double, north: Double, eastLag: Vector3, northLag: Vector3,
-                                     noise: Double) -> Correction {
+                                     noise: Double, teachesSlope: Bool = true) -> Correction {
         let paE = angle.column0 + cross * eastLag, pbE = cross.row0 + bias * eastLag
         var paN = angle.column1 + cross * northLag, pbN = cross.row1 + bias * northLag
         let pcE = compassAngle.x + compassBias.dot(eastLag)
         var pcN = compassAngle.y + compassBias.dot(northLag)
+        var pkE = Vector3.zero, pkN = Vector3.zero
+        if tracksSlope {
+            pkE = slopeAngle.row0 + slopeBias.transposedTimes(eastLag)
+            pkN = slopeAngle.row1 + slopeBias.transposedTimes(northLag)
+        }
         let sE = paE.x + eastLag.dot(pbE) + noise
         // The north reading as predicted after the east one was fused.
         let shared = (paE.y + northLag.dot(pbE)) / sE
         paN = paN - paE * shared
         pbN = pbN - pbE * shared
         pcN -= pcE * shared
-        var c = update(pa: paE, pb: pbE, pc: pcE, s: sE, innovation: east)
-        c += update(pa: paN, pb: pbN, pc: pcN, s: paN.y + northLag.dot(pbN) + noise, innovation: north - shared * east)
+        pkN = pkN - pkE * shared
+        var c = update(pa: paE, pb: pbE, pc: pcE, pk: pkE, s: sE, innovation: east, teachesSlope: teachesSlope)
+        c += update(pa: paN, pb: pbN, pc: pcN, pk: pkN, s: paN.y + northLag.dot(pbN) + noise,
+                    innovation: north - shared * east, teachesSlope: teachesSlope)
         return c
     }
 
-    /// The Kalman update for a scalar measurement with `P·Hᵀ = (pa, pb, pc)` and
+    /// The Kalman update for a scalar measurement with `P·Hᵀ = (pa, pb, pc, pk)` and
     /// innovation variance `s`.
     @inlinable
-    mutating func update(pa: Vector3, pb: Vector3, pc: Double, s: Double, innovation: Double) -> Correction {
+    mutating func update(pa: Vector3, pb: Vector3, pc: Double, pk: Vector3, s: Double, innovation: Double,
+                         teachesSlope: Bool = true) -> Correction {
         guard s > 0 else { return Correction() }
         let inverse = 1 / s
         let ka = pa * inverse, kb = pb * inverse, kc = pc * inverse
@@ -246,7 +324,25 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         compassAngle = compassAngle - pa * kc
         compassBias = compassBias - pb * kc
         compass -= pc * kc
-        return Correction(angle: ka * innovation, bias: kb * innovation, compass: kc * innovation)
+        var c = Correction(angle: ka * innovation, bias: kb * innovation, compass: kc * innovation)
+        if tracksSlope {
+            c.slope = updateSlope(pa: pa, pb: pb, pc: pc, pk: pk, s: s, innovation: innovation, teaches: teachesSlope)
+        }
+        return c
+    }
+
+    /// The slope's part of an update: its covariances less what the
+    /// measurement taught, and its correction.
+    @inlinable
+    mutating func updateSlope(pa: Vector3, pb: Vector3, pc: Double, pk: Vector3, s: Double, innovation: Double,
+                              teaches: Bool = true) -> Vector3 {
+        let kk = pk * (1 / s)
+        slopeAngle = slopeAngle - Self.outer(pa, kk)
+        slopeBias = slopeBias - Self.outer(pb, kk)
+        slopeCompass = slopeCompass - kk * pc
+        guard teaches else { return .zero }
+        slope = Self.subtractingSymmetric(slope, pk, kk)
+        return kk * innovation
     }
 
     /// Forgets what is known of the compass error (the calibration changed):
@@ -256,6 +352,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         compass = variance
         compassAngle = .zero
         compassBias = .zero
+        slopeCompass = .zero
     }
 
     /// Adds `variance` to the bias along the body direction `d` (unit length).

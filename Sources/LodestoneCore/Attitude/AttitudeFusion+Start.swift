@@ -84,8 +84,10 @@ extension AttitudeFusion {
         let headingVariance = clean
             ? noise.magnetometerVariance / (horizontal * horizontal) + tanDipSquared * tilt + compassErrorVariance
             : Double.pi * Double.pi
+        let before = errors
         errors = AttitudeErrorFilter(angleVariance: Vector3(tilt, tilt, headingVariance), bias: keptBias,
                                      compassVariance: compassErrorVariance)
+        if hasStarted { errors.keepSlope(of: before) }
         if clean { errors.compassAngle.z = -compassErrorVariance }
         restartUnaveraged(up: upAxis)
         compassError = 0

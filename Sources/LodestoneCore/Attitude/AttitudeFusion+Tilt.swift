@@ -55,7 +55,7 @@ extension AttitudeFusion {
         // A change of speed the speed does not show yet leans the reading for about its delay.
         let correlated = (spread + speedLagTilt) * c.tiltCorrelation + sustained * c.sustainedCorrelation
         correction += errors.measureTilt(east: east, north: north, eastLag: eastLag, northLag: northLag,
-                                         noise: correlated / interval)
+                                         noise: correlated / interval, teachesSlope: explainable == 0)
         return explainable
     }
 

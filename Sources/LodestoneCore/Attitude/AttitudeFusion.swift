@@ -67,6 +67,11 @@ public struct AttitudeFusion: Sendable {
     public internal(set) var attitude = Quaternion.identity
     /// Estimated gyro bias in the body frame, rad/s (subtract it from raw readings).
     public internal(set) var gyroBias = Vector3.zero
+    /// Estimated slope of the gyro bias with the part's temperature, body frame,
+    /// rad/s per K; zero while the samples carry no temperature (``TemperatureBiasDrift``).
+    public internal(set) var gyroBiasTemperatureSlope = Vector3.zero
+    /// What the slope moved the bias by since the start, rad/s: not the bias's walk.
+    var warmingShift = Vector3.zero
     /// Whether a usable sample has set the attitude yet.
     public internal(set) var isInitialized = false
     /// Estimated error of the compass heading at the current attitude, rad.
@@ -327,9 +332,9 @@ public struct AttitudeFusion: Sendable {
         pending.specificForce = .zero
         tiltSpread.add(up: r.row2, interval: interval)
         completeGrowth(rotation: r)
+        if warming.temperature != nil { predictWarming() }
         errors.predict(growth)
         growth = AttitudeErrorFilter.Growth()
-        let biasBefore = widenBiasForTemperature()
         if pending.missedRotation != .zero {
             errors.widenAngle(byMissed: pending.missedRotation)
             pending.missedRotation = .zero
@@ -358,30 +363,24 @@ public struct AttitudeFusion: Sendable {
             pending.clippedSinceHeading = false
         }
         apply(correction)
-        if let biasBefore { warming.taught(shares: biasShareTaught(before: biasBefore)) }
-        biasWalk.observe(bias: gyroBias, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
+        biasWalk.observe(bias: gyroBias - warmingShift, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
         unconfirmed.record(angle: correction.angle + earth * interval, gyroBias: gyroBias, rotation: r, interval: interval,
                            accelerating: explainableTilt > 0)
         gravity.learnStrengthWhileMoving(interval: interval)
         updateUncertainties()
     }
 
-    /// The bias about each body axis kept at least as uncertain as the part's
-    /// temperature since the bias was learned allows (``TemperatureBiasDrift``).
-    /// Returns the bias variance about each axis the readings start from, nil without a temperature.
-    mutating func widenBiasForTemperature() -> Vector3? {
-        guard warming.temperature != nil else { return nil }
-        for (i, axis) in [Vector3.unitX, .unitY, .unitZ].enumerated() {
-            let floor = warming.floorVariance(axis: i)
-            if errors.bias[i, i] < floor { errors.widenBias(along: axis, variance: floor - errors.bias[i, i]) }
-        }
-        return errors.bias.diagonal
-    }
-
-    /// The share of each body axis's bias variance that a correction removed.
-    func biasShareTaught(before: Vector3) -> Vector3 {
-        let after = errors.bias.diagonal
-        return Vector3(1 - after.x / before.x, 1 - after.y / before.y, 1 - after.z / before.z)
+    /// The part warmed since the last correction: the bias moves by the slope
+    /// learned so far, and the filter's slope states grow with what is not
+    /// known of it (``TemperatureBiasDrift``).
+    mutating func predictWarming() {
+        errors.startTrackingSlope(variance: warming.coefficient * warming.coefficient)
+        let (change, slopeNoise) = warming.takeWarming()
+        let shift = gyroBiasTemperatureSlope * change
+        gyroBias += shift
+        warmingShift += shift
+        growth.warming = change
+        growth.slopeNoise = slopeNoise
     }
 
     /// Carries the attitude with the bias-corrected gyro and adds the step to
@@ -470,6 +469,7 @@ public struct AttitudeFusion: Sendable {
         fieldStep.corrected(by: turn)
         vehicle.corrected(by: turn)
         gyroBias += bias
+        gyroBiasTemperatureSlope += correction.slope
         // An error beyond three of its standard deviations is no compass error: bounded there.
         let bound = 3 * compassErrorVariance.squareRoot()
         compassError = min(bound, max(-bound, compassError + correction.compass))

@@ -57,10 +57,8 @@ public struct CompassDeviation: Sendable {
     /// by the prior's over this time).
     public let lifetime: Double
     /// How far the bias may move per kelvin, rad/s (1σ): the slope's prior.
+    /// Its variance grows by the prior over ``TemperatureBiasDrift/slopeSpan``.
     public let temperatureCoefficient: Double
-    /// Over how many kelvin the slope holds, K: a part's offset curve bends,
-    /// so the slope's variance grows by its prior over this change.
-    public static let slopeSpan = 10.0
 
     /// The state: the gyro heading's offset (rad), its drift (rad/s), its
     /// scale error, then B, C, D, E (rad), and the bias's temperature slope (rad/s/K).
@@ -284,13 +282,13 @@ public struct CompassDeviation: Sendable {
         growSlopeVariance()
     }
 
-    /// The slope's variance grows by its prior over ``slopeSpan`` of temperature change.
+    /// The slope's variance grows by its prior over ``TemperatureBiasDrift/slopeSpan``.
     private mutating func growSlopeVariance() {
         guard let now = temperature else { return }
         let change = abs(now - (updatedTemperature ?? now))
         updatedTemperature = now
         let k = Self.slope * Self.n + Self.slope
-        covariance[k] += temperatureCoefficient * temperatureCoefficient * change / Self.slopeSpan
+        covariance[k] += temperatureCoefficient * temperatureCoefficient * change / TemperatureBiasDrift.slopeSpan
     }
 
     private mutating func update(h: InlineArray<8, Double>, z: Double, noise: Double) {

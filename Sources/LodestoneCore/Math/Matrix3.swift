@@ -36,6 +36,7 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
     }
 
     public static let identity = Matrix3(1, 0, 0, 0, 1, 0, 0, 0, 1)
+    public static let zero = Matrix3(0, 0, 0, 0, 0, 0, 0, 0, 0)
 
     /// Entry at row `r`, column `c`.
     @inlinable

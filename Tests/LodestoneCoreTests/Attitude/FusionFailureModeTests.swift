@@ -16,6 +16,7 @@ import Testing
         var meanError = 0.0     // signed: a lag shows, and flips with the turn's direction
         var compassError = 0.0  // the compass error learned by the end, degrees (1σ)
         var biasWalkFactor = 1.0
+        var slope = Vector3.zero  // the bias's temperature slope learned by the end, rad/s/K
     }
 
     /// Runs a scenario on typical sensors (no calibration residual) through gyro fusion.
@@ -63,6 +64,7 @@ import Testing
         result.meanError = sum / count
         result.compassError = fusion.compassErrorVariance.squareRoot() * Angle.degreesPerRadian
         result.biasWalkFactor = fusion.gyroBiasWalkFactor
+        result.slope = fusion.gyroBiasTemperatureSlope
         return result
     }
 
@@ -80,9 +82,13 @@ import Testing
         uncalibrated.compassError = HeadingAccuracyEstimator.Settings().uncalibratedError
         let blind = Self.run(scenario, bias: .zero, settings: uncalibrated, seed: 7, warmUp: warmUp)
         let told = Self.run(scenario, bias: .zero, settings: uncalibrated, seed: 7, warmUp: warmUp, thermometer: .init())
-        print("measured warming gyro at \(rate) °/s: RMSE \(blind.rmse)° without its temperature, \(told.rmse)° with it")
+        print("measured warming gyro at \(rate) °/s: RMSE \(blind.rmse)° without its temperature, \(told.rmse)° with it,"
+              + " slope \(told.slope * Angle.degreesPerRadian) °/s/K")
         #expect(told.rmse < 0.7 * blind.rmse, "\(told.rmse)° with the temperature against \(blind.rmse)° without")
         #expect(told.beyondThree < 0.01)
+        // The part warms 10 K: the slope is (0.1, 0.1, −0.1) °/s per kelvin.
+        let slopeError = told.slope * Angle.degreesPerRadian - Vector3(0.1, 0.1, -0.1)
+        #expect(max(abs(slopeError.x), abs(slopeError.y), abs(slopeError.z)) < 0.02, "slope off by \(slopeError) °/s/K")
     }
 
     /// A board turning round at 2 °/s while its gyro warms. The compass's
