@@ -73,6 +73,9 @@ public struct IIOSourceDiagnostics: Hashable, Sendable, Codable {
     /// Times the devices were reopened after a transient error.
     public var reopenCount: Int
     public var lastError: String?
+    /// Why the gyroscope's thermometer stopped being read, if it did: gyro
+    /// fusion then no longer follows the part's warming.
+    public var thermometerFailure: String?
 
     /// Human-readable flags, empty when all is well.
     public var flags: [String] {
@@ -81,6 +84,6 @@ public struct IIOSourceDiagnostics: Hashable, Sendable, Codable {
             if h.isStuck { out.append("\(h.kind.noun) stuck: identical raw values for \(h.identicalRun) samples") }
             if h.isSaturated { out.append("\(h.kind.noun) saturated: an axis is at the end of its range") }
             return out
-        }
+        } + (thermometerFailure.map { [$0] } ?? [])
     }
 }

@@ -171,6 +171,7 @@ public final class IIOSensorSource: SensorSource {
         let value = t.temperature(atNs: timeNs)
         if let failure = t.failure {
             metadata.notes.append(failure)
+            diagnostics.thermometerFailure = failure
             thermometer = nil
             return nil
         }

@@ -385,6 +385,34 @@ struct SimulatedBoardTests {
         }
     }
 
+    /// A thermometer that fails while the board runs (its `in_temp_raw` gone, as
+    /// when a driver refuses the read) is reported when it happens, naming the
+    /// device and the file, and the headings go on without a temperature.
+    @Test func aThermometerThatFailsIsReported() async throws {
+        try requireNamespace()
+        let board = try SimulatedBoard(layout: .mpu9250, attitude: Self.attitude)
+        defer { board.remove() }
+        board.start()
+        let raw = board.deviceDirectories[0] + "/in_temp_raw"
+        #expect(FileManager.default.fileExists(atPath: raw))
+        let out = try await Lodestone.run(on: board, ["watch", "--mode", "polled", "--rate", "50", "--heading-filter", "0",
+                                                      "--count", "200"]) { live in
+            live.waitForLines(40)
+            unlink(raw)
+        }
+        #expect(out.status == 0, "exit \(out.status): \(out.stderr.suffix(400))")
+        #expect(out.headings.count == 200)
+        let health = out.events.filter { $0["event"] as? String == "sensorHealth" }
+        #expect(health.count == 1, "\(out.events)")
+        let event = try #require(health.first)
+        let detail = event["detail"] as? String ?? ""
+        #expect(event["reason"] as? String == "thermometerFailed", "\(event)")
+        #expect(detail.contains("in_temp_raw") && detail.contains("mpu9250"), "\(detail)")
+        let index = try #require(out.objects.firstIndex { $0["event"] as? String == "sensorHealth" })
+        #expect(index >= 40 && index < out.objects.count - 1, "reported while the headings go on (line \(index))")
+        print("measured thermometer failure at line \(index) of \(out.objects.count): \(detail)")
+    }
+
     /// A profile made by `lodestone calibrate` for this device is found by `record` (from
     /// the live device) and by `replay` (from the log header) alike: the same lines, and
     /// headings that the hard and soft iron would otherwise throw far off.

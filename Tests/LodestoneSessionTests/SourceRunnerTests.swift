@@ -98,4 +98,23 @@ final class AilingSource: SensorSource, SensorHealthReporting {
         guard case .event(let well) = runner.next() else { Issue.record("no event"); return }
         #expect(well.reason == .sensorsHealthy && well.flags.isEmpty)
     }
+
+    /// Each kind of problem has its reason; a stuck sensor outranks the rest.
+    @Test func eachProblemHasItsReason() {
+        let stuck = "accelerometer stuck: identical raw values for 100 samples"
+        let saturated = "magnetometer saturated: an axis is at the end of its range"
+        let thermometer = "mpu9250 (iio:device0): reading in_temp_raw failed (No such file or directory (errno 2))"
+        let source = AilingSource()
+        var runner = SourceRunner(source, clock: ManualClock())
+        guard case .sample = runner.next() else { Issue.record("no sample"); return }
+        for (signature, flags, reason) in [(UInt32(64), [thermometer], HeadingEvent.Reason.thermometerFailed),
+                                           (66, [saturated, thermometer], .sensorSaturated),
+                                           (65, [thermometer, stuck], .sensorStuck), (0, [], .sensorsHealthy)] {
+            source.healthSignature = signature
+            source.healthFlags = flags
+            guard case .event(let e) = runner.next() else { Issue.record("no event for \(flags)"); return }
+            #expect(e.name == .sensorHealth && e.reason == reason && e.flags == flags)
+            guard case .sample = runner.next() else { Issue.record("the sample is kept"); return }
+        }
+    }
 }

@@ -26,7 +26,7 @@ public struct HeadingEvent: Hashable, Sendable, CustomStringConvertible {
         // The source.
         case contextUnavailable, sensorNotFound, permissionDenied, ioError, noData, unsupported, recovered
         case endOfLog, fatal
-        case sensorStuck, sensorSaturated, sensorsHealthy
+        case sensorStuck, sensorSaturated, thermometerFailed, sensorsHealthy
     }
 
     public enum State: String, Hashable, Sendable {

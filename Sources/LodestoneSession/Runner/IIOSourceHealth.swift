@@ -2,11 +2,13 @@ import LodestoneCore
 import LodestoneIIO
 
 extension IIOSensorSource: SensorHealthReporting {
-    /// Two bits per sensor (stuck, saturated): built from flags the source keeps anyway.
+    /// Two bits per sensor (stuck, saturated), and one for a failed thermometer:
+    /// built from flags the source keeps anyway.
     public var healthSignature: UInt32 {
         func bits(_ h: IIOSensorHealth) -> UInt32 { (h.isStuck ? 1 : 0) | (h.isSaturated ? 2 : 0) }
         let d = diagnostics
-        return bits(d.magnetometer) | bits(d.accelerometer) << 2 | (d.gyroscope.map(bits) ?? 0) << 4
+        let sensors = bits(d.magnetometer) | bits(d.accelerometer) << 2 | (d.gyroscope.map(bits) ?? 0) << 4
+        return sensors | (d.thermometerFailure == nil ? 0 : 1 << 6)
     }
 
     public var healthFlags: [String] { diagnostics.flags }

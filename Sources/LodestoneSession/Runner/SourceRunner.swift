@@ -139,7 +139,8 @@ public struct SourceRunner<Source: SensorSource> {
 
     static func healthEvent(_ flags: [String], timestamp: Double) -> HeadingEvent {
         let reason: HeadingEvent.Reason = flags.isEmpty ? .sensorsHealthy
-            : flags.contains { $0.contains("stuck") } ? .sensorStuck : .sensorSaturated
+            : flags.contains { $0.contains("stuck") } ? .sensorStuck
+            : flags.contains { $0.contains("saturated") } ? .sensorSaturated : .thermometerFailed
         let detail = flags.isEmpty ? "every sensor reads normally again" : flags.joined(separator: "; ")
         return HeadingEvent(.sensorHealth, reason, detail, timestamp: timestamp, flags: flags)
     }
