@@ -205,9 +205,9 @@ def pendulum(length, yaw_rate_dps=1.0, roll_amplitude=8.0):
                        lambda t: ramp(t) * roll_amplitude * D2R * np.sin(w * t + 1.0), arm=(0, 0, -length))
 
 
-def car(rng, with_speed):
-    """600 s: roundabouts, curves, hills and straights from a random plan."""
-    dt, duration = 0.01, 600.0
+def car(rng, with_speed, duration=600.0):
+    """600 s (or `duration`): roundabouts, curves, hills and straights from a random plan."""
+    dt = 0.01
     t = np.arange(int(duration / dt) + 1) * dt
     plan, start = [], 10.0
     while start < duration - 40:
@@ -247,13 +247,13 @@ def car(rng, with_speed):
                        arm=(0.3, 1.2, 0.5), speed_track=reports, acceleration_step=0.05)
 
 
-def walk(seed):
+def walk(seed, duration=300.0):
     """Walking at 1.4 m/s, 1.9 steps a second, the board held in front pitched 30°: the step's
-    bob, surge and sway, the hand's drift and tremor, corners of 45–180° in 3 s."""
+    bob, surge and sway, the hand's drift and tremor, corners of 45–180° in 3 s; 300 s or `duration`."""
     rng = np.random.default_rng(seed)
     steps = 1.9 + 0.1 * rng.standard_normal()
     corners, start = [], 30.0
-    while start < 280:
+    while start < duration - 20:
         corners.append((start, rng.choice([-1, 1]) * rng.choice([45, 90, 180])))
         start += rng.uniform(25, 40)
 
@@ -264,7 +264,7 @@ def walk(seed):
         return smooth_step(t, 10, 12)
     tremor = [random_sines(rng, 6, 3, 8, 0.4 * D2R) for _ in range(3)]
     drift = [random_sines(rng, 3, 0.02, 0.2, 4 * D2R) for _ in range(3)]
-    grid = np.arange(0, 305, 0.005)
+    grid = np.arange(0, duration + 5, 0.005)
     speed, heading = 1.4 * walking(grid), course(grid)
     east, north = np.cumsum(speed * np.sin(heading)) * 0.005, np.cumsum(speed * np.cos(heading)) * 0.005
 
@@ -274,7 +274,7 @@ def walk(seed):
         sway = w * 0.03 * np.sin(math.pi * steps * t)
         return np.stack([np.interp(t, grid, east) + surge * np.sin(h) + sway * np.cos(h),
                          np.interp(t, grid, north) + surge * np.cos(h) - sway * np.sin(h), 1.2 + bob], -1)
-    return EulerMotion(300, lambda t: course(t) + drift[2](t) + tremor[2](t) + walking(t) * 3 * D2R * np.sin(math.pi * steps * t + 0.5),
+    return EulerMotion(duration, lambda t: course(t) + drift[2](t) + tremor[2](t) + walking(t) * 3 * D2R * np.sin(math.pi * steps * t + 0.5),
                        lambda t: 30 * D2R + drift[0](t) + tremor[0](t) + walking(t) * 2 * D2R * np.sin(2 * math.pi * steps * t),
                        lambda t: drift[1](t) + tremor[1](t) + walking(t) * 3 * D2R * np.sin(math.pi * steps * t),
                        position, acceleration_step=0.01)
@@ -340,16 +340,45 @@ def motions():
                        ("warming-fidget", found["fidget"])]:
         found[name] = lambda make=make: warming(make(), reported=True)
         found[name + "-blind"] = lambda make=make: warming(make(), reported=False)
+    # A board heated, cooled and heated again, its offset with a hysteresis: the same twins.
+    for name, make in [("heat-cycle-walk", lambda: walk(2, duration=900)),
+                       ("heat-cycle-car", lambda: car(np.random.default_rng(12), with_speed=True, duration=900))]:
+        found[name] = lambda make=make: warming(make(), reported=True, cycle=True)
+        found[name + "-blind"] = lambda make=make: warming(make(), reported=False, cycle=True)
     return found
 
 
-def warming(motion, reported):
+def warming(motion, reported, cycle=False):
     """A part switched on cold: its die warms by 6 K within a minute and its enclosure by 8 K
     more over minutes, and its gyro offset follows the temperature, nonlinearly. `reported`:
     the log carries the part's temperature column (1/16 K steps, 0.05 K noise), as an IMU
-    that Linux drives reports it; the `-blind` twin is the same log without it."""
+    that Linux drives reports it; the `-blind` twin is the same log without it. `cycle`: a
+    board heated by 15 K, cooled by 10 K and heated by 12 K (a vehicle's cabin, a board in and
+    out of the sun), its offset with a hysteresis between heating and cooling."""
     motion.warming = reported
+    motion.heat_cycle = cycle
     return motion
+
+
+def thermal_history(t, cycle):
+    """The temperature's rise above 22 °C, and the offset it gives each axis (rad/s)."""
+    thermal = np.random.default_rng(77)
+    linear, square = thermal.uniform(-0.12, 0.12, 3), thermal.uniform(-0.004, 0.004, 3)
+    if not cycle:
+        # Die and enclosure: two time constants; the offset linear and quadratic in the rise.
+        rise = 6 * (1 - np.exp(-t / 20)) + 8 * (1 - np.exp(-t / 200))
+        return rise, (np.outer(rise, linear) + np.outer(rise ** 2, square)) * D2R
+    first = 15 * (1 - np.exp(-np.minimum(t, 300) / 60))
+    cooled = first - 10 * (1 - np.exp(-np.clip(t - 300, 0, 250) / 80))
+    rise = cooled + 12 * (1 - np.exp(-np.maximum(t - 550, 0) / 50))
+    # Hysteresis: an offset that lags the direction of the change, saturating within 0.5 K.
+    heating = np.sign(np.gradient(rise))
+    lagged = np.zeros_like(rise)
+    for i in range(1, len(rise)):
+        step = abs(rise[i] - rise[i - 1])
+        lagged[i] = lagged[i - 1] + (heating[i] - lagged[i - 1]) * min(1.0, step / 0.5)
+    hysteresis = thermal.uniform(-0.05, 0.05, 3)
+    return rise, (np.outer(rise, linear) + np.outer(rise ** 2, square) + np.outer(lagged, hysteresis)) * D2R
 
 
 # Sensors ---------------------------------------------------------------------------------
@@ -369,11 +398,8 @@ def record(motion, path, seed, rate=100.0, dip=65.0, strength=50.0):
     bias = rng.uniform(-0.5, 0.5, 3) * D2R + np.cumsum(rng.normal(0, 0.001 * D2R * math.sqrt(dt), (len(t), 3)), 0)
     warming = getattr(motion, "warming", None)
     if warming is not None:
-        # Die and enclosure: two time constants; the offset linear and quadratic in the rise.
-        rise = 6 * (1 - np.exp(-t / 20)) + 8 * (1 - np.exp(-t / 200))
-        thermal = np.random.default_rng(77)
-        linear, square = thermal.uniform(-0.12, 0.12, 3), thermal.uniform(-0.004, 0.004, 3)
-        bias = bias + (np.outer(rise, linear) + np.outer(rise ** 2, square)) * D2R
+        rise, offset = thermal_history(t, getattr(motion, "heat_cycle", False))
+        bias = bias + offset
         temperature = np.round((22 + rise + rng.normal(0, 0.05, len(t))) * 16) / 16
     gyro = (motion.rate(t) + earth_rate) * (1 + rng.uniform(-0.003, 0.003, 3)) + bias \
         + rng.normal(0, 0.015 * D2R * math.sqrt(rate), (len(t), 3))
