@@ -31,10 +31,10 @@ import Darwin
 /// four coefficients from readings averaged over short arcs:
 /// their own noise averages out, what they share (the tilt's error) counts
 /// once per ``averagingTime``. Over part of a circle the harmonics cannot be
-/// told from `c` and `β`, and their variances stay near the prior. Once every
-/// one of them is known to a tenth of its prior, and together they differ
-/// from none beyond what their uncertainty explains (at 99 %), the table is
-/// trusted, and stays so: the compass heading is corrected by it, and what
+/// told from `c` and `β`, and their variances stay near the prior. Once the
+/// board has turned through every heading, every one of them is known to a
+/// tenth of its prior, and together they differ from none beyond what their
+/// uncertainty explains (at 99 %), the table is trusted, and stays so: the compass heading is corrected by it, and what
 /// it leaves is the filter's compass-error state's to follow, as before. Five
 /// readings in a row that it does not explain start it again.
 ///
@@ -82,6 +82,12 @@ public struct CompassDeviation: Sendable {
     /// about up (rad), since the last update.
     private var pendingHeadingNoise = 0.0
     private var pendingTurn = 0.0
+    /// The net turn about up since the table started, and the least and the
+    /// most it reached, rad: before every heading was seen, a drift of the
+    /// gyro's heading that is not steady (a bias that moves) can pass for a
+    /// deviation.
+    private var netTurn = 0.0
+    private var netTurnRange = (lowest: 0.0, highest: 0.0)
     /// The time integral of the temperature's rise since the table started
     /// (K·s), and the temperature at the start and at the last update, °C.
     private var pendingWarming = 0.0
@@ -135,6 +141,8 @@ public struct CompassDeviation: Sendable {
     public mutating func grew(turn: Double, heading: Double, interval: Double = 0, temperature: Double? = nil) {
         pendingTurn += turn
         pendingHeadingNoise += heading
+        netTurn += turn
+        netTurnRange = (min(netTurnRange.lowest, netTurn), max(netTurnRange.highest, netTurn))
         guard let temperature, temperature.isFinite else { return }
         let start = startTemperature ?? temperature
         startTemperature = start
@@ -228,6 +236,8 @@ public struct CompassDeviation: Sendable {
         lastUpdate = time
         pendingHeadingNoise = 0
         pendingTurn = 0
+        netTurn = 0
+        netTurnRange = (0, 0)
         // The offset counts the warming from here.
         startTemperature = temperature
         updatedTemperature = temperature
@@ -316,7 +326,8 @@ public struct CompassDeviation: Sendable {
         // Once trusted, it stays so until it is reset: a table read on and
         // off would move the compass by its deviation each time.
         let resolved = (Self.firstHarmonic...Self.lastHarmonic).allSatisfy { covariance[$0 * n + $0] < 0.1 * harmonicPrior }
-        isTrusted = isTrusted || (resolved && harmonicsSignificance() > Self.significance)
+        let everyHeading = netTurnRange.highest - netTurnRange.lowest >= 2 * Double.pi
+        isTrusted = isTrusted || (everyHeading && resolved && harmonicsSignificance() > Self.significance)
     }
 
     /// χ² of the four harmonics against zero, xᵀ P⁻¹ x, by Cholesky.

@@ -20,13 +20,13 @@ import Testing
         return (first + second) * degree
     }
 
-    /// Feeds a turn at `rate` °/s for `duration` s; the gyro drifts at `bias` °/s.
-    static func feed(_ table: inout CompassDeviation, rate: Double, duration: Double, bias: Double = 0.3,
-                     bodyUp: Vector3 = up, noise: Double = 0.5) {
+    /// Feeds a turn at `rate` °/s from `start` until `duration` s; the gyro drifts at `bias` °/s.
+    static func feed(_ table: inout CompassDeviation, rate: Double, duration: Double, from start: Double = 0,
+                     bias: Double = 0.3, bodyUp: Vector3 = up, noise: Double = 0.5) {
         var random = SystemRandomNumberGenerator()
         let step = 0.04
-        var previous = 0.0
-        for k in 0...Int(duration / step) {
+        var previous = rate * degree * start
+        for k in Int(start / step)...Int(duration / step) {
             let t = Double(k) * step
             let psi = rate * degree * t
             table.grew(turn: psi - previous, heading: 1e-9)
@@ -57,6 +57,16 @@ import Testing
         var table = Self.fresh()
         Self.feed(&table, rate: 0.3, duration: 300)
         #expect(!table.isTrusted)
+    }
+
+    /// Over less than a turn a drift of the gyro heading that is not steady
+    /// can pass for a deviation: the table waits until every heading was seen.
+    @Test func aTableWaitsForEveryHeading() {
+        var table = Self.fresh()
+        Self.feed(&table, rate: 2, duration: 170, noise: 0.1)
+        #expect(!table.isTrusted, "trusted after 340° of turn")
+        Self.feed(&table, rate: 2, duration: 360, from: 170.04, noise: 0.1)
+        #expect(table.isTrusted)
     }
 
     /// A compass without deviation, and a gyro whose bias ramps by 0.8 °/s as
