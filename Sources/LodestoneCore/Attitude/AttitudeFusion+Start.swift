@@ -104,7 +104,7 @@ extension AttitudeFusion {
         saturation.reset()
         leverArm.interrupted()
         biasWalk.interrupted()
-        unconfirmed.restart(gyroBias: gyroBias)
+        unconfirmed.restart(gyroBias: gyroBias - warmingShift)
         biasConfirmation.reset()
         pending = PendingField()
         growth = AttitudeErrorFilter.Growth()

@@ -363,9 +363,11 @@ public struct AttitudeFusion: Sendable {
             pending.clippedSinceHeading = false
         }
         apply(correction)
-        biasWalk.observe(bias: gyroBias - warmingShift, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
-        unconfirmed.record(angle: correction.angle + earth * interval, gyroBias: gyroBias, rotation: r, interval: interval,
-                           accelerating: explainableTilt > 0)
+        // The warming's predicted move is the bias's, not a walk nor a move the gyro hid.
+        let walkingBias = gyroBias - warmingShift
+        biasWalk.observe(bias: walkingBias, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
+        unconfirmed.record(angle: correction.angle + earth * interval, gyroBias: walkingBias, rotation: r,
+                           interval: interval, accelerating: explainableTilt > 0)
         gravity.learnStrengthWhileMoving(interval: interval)
         updateUncertainties()
     }
