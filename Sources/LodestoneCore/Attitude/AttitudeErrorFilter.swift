@@ -223,7 +223,8 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     public mutating func measureBias(along d: Vector3, innovation: Double, noise: Double) -> Correction {
         let pb = bias * d
         let pk = tracksSlope ? slopeBias.transposedTimes(d) : .zero
-        return update(pa: cross * d, pb: pb, pc: compassBias.dot(d), pk: pk, s: d.dot(pb) + noise, innovation: innovation)
+        return update(pa: cross * d, pb: pb, pc: compassBias.dot(d), pk: pk, s: d.dot(pb) + noise,
+                      innovation: innovation)
     }
 
     /// Fuses a compass reading: `innovation` measures the heading error (the
@@ -252,7 +253,8 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         compass -= pc * kc
         var c = Correction(angle: Vector3(0, 0, ka.z * innovation), bias: kb * innovation, compass: kc * innovation)
         if tracksSlope {
-            c.slope = updateSlope(pa: pa, pb: pb, pc: pc, pk: slopeAngle.row2 + slopeCompass, s: s, innovation: innovation)
+            c.slope = updateSlope(pa: pa, pb: pb, pc: pc, pk: slopeAngle.row2 + slopeCompass, s: s,
+                                  innovation: innovation)
         }
         return c
     }
