@@ -124,7 +124,7 @@ def cases() -> list[tuple[str, list[str]]]:
                "drive": ["--scenario", "drive"], "drive-speed": ["--scenario", "drive", "--speed"],
                "walk": ["--scenario", "walk"]}
     # The same with the part's temperature column (`--temperature`: 10 K of warming), which
-    # the fusion uses to loosen the bias as the part warms.
+    # the fusion uses to learn how the bias moves with it.
     for label, warmup in [("slow", "0.5,-0.3,0.8,300"), ("fast", "1,1,-1,30")]:
         for name, motion in motions.items():
             for suffix, extra in [("", []), ("-temp", ["--temperature"])]:

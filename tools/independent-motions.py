@@ -364,21 +364,24 @@ def thermal_history(t, cycle):
     """The temperature's rise above 22 °C, and the offset it gives each axis (rad/s)."""
     thermal = np.random.default_rng(77)
     linear, square = thermal.uniform(-0.12, 0.12, 3), thermal.uniform(-0.004, 0.004, 3)
-    if not cycle:
-        # Die and enclosure: two time constants; the offset linear and quadratic in the rise.
+    if cycle:
+        first = 15 * (1 - np.exp(-np.minimum(t, 300) / 60))
+        cooled = first - 10 * (1 - np.exp(-np.clip(t - 300, 0, 250) / 80))
+        rise = cooled + 12 * (1 - np.exp(-np.maximum(t - 550, 0) / 50))
+    else:
+        # Die and enclosure: two time constants.
         rise = 6 * (1 - np.exp(-t / 20)) + 8 * (1 - np.exp(-t / 200))
-        return rise, (np.outer(rise, linear) + np.outer(rise ** 2, square)) * D2R
-    first = 15 * (1 - np.exp(-np.minimum(t, 300) / 60))
-    cooled = first - 10 * (1 - np.exp(-np.clip(t - 300, 0, 250) / 80))
-    rise = cooled + 12 * (1 - np.exp(-np.maximum(t - 550, 0) / 50))
-    # Hysteresis: an offset that lags the direction of the change, saturating within 0.5 K.
-    heating = np.sign(np.gradient(rise))
-    lagged = np.zeros_like(rise)
-    for i in range(1, len(rise)):
-        step = abs(rise[i] - rise[i - 1])
-        lagged[i] = lagged[i - 1] + (heating[i] - lagged[i - 1]) * min(1.0, step / 0.5)
-    hysteresis = thermal.uniform(-0.05, 0.05, 3)
-    return rise, (np.outer(rise, linear) + np.outer(rise ** 2, square) + np.outer(lagged, hysteresis)) * D2R
+    # The offset linear and quadratic in the rise.
+    offset = np.outer(rise, linear) + np.outer(rise ** 2, square)
+    if cycle:
+        # Hysteresis: an offset that lags the direction of the change, saturating within 0.5 K.
+        heating = np.sign(np.gradient(rise))
+        lagged = np.zeros_like(rise)
+        for i in range(1, len(rise)):
+            step = abs(rise[i] - rise[i - 1])
+            lagged[i] = lagged[i - 1] + (heating[i] - lagged[i - 1]) * min(1.0, step / 0.5)
+        offset = offset + np.outer(lagged, thermal.uniform(-0.05, 0.05, 3))
+    return rise, offset * D2R
 
 
 # Sensors ---------------------------------------------------------------------------------

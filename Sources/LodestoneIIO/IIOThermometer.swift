@@ -2,8 +2,8 @@ import LodestoneCore
 
 /// The gyroscope's temperature, from its device's `in_temp_raw`, `in_temp_offset`
 /// and `in_temp_scale`: °C = (raw + offset) × scale / 1000, the scale being
-/// milli-degrees per count (the IIO ABI). Gyro fusion loosens the bias as the
-/// part warms (``TemperatureBiasDrift``).
+/// milli-degrees per count (the IIO ABI). Gyro fusion learns how the bias moves
+/// with it (``TemperatureBiasDrift``).
 ///
 /// Read at most once a second: a temperature changes over seconds, and a sysfs
 /// read costs as much as a whole sample. A read that fails ends the readings

@@ -23,5 +23,4 @@ public enum LogColumns {
         required + (gyroscope ? angularRate : []) + (groundTrack ? Self.groundTrack : [])
             + (temperature ? [Self.temperature] : []) + extra
     }
-
 }

@@ -167,12 +167,12 @@ public struct AttitudeFusion: Sendable {
                                      longAveragingTime: settings.compassPairTime,
                                      correlationAngle: coefficients.compassCorrelationAngle)
         unconfirmed = UnconfirmedTilt(memory: settings.unconfirmedTiltMemory)
+        let perKelvin = settings.gyroBiasTemperatureCoefficient * Angle.radiansPerDegree
         deviation = CompassDeviation(levelTolerance: settings.deviationLevelTolerance * Angle.radiansPerDegree,
                                      averagingTime: settings.compassCorrelationTime,
                                      averagingTurn: settings.deviationAveragingTurn * Angle.radiansPerDegree,
-                                     lifetime: settings.deviationLifetime,
-                                     temperatureCoefficient: settings.gyroBiasTemperatureCoefficient * Angle.radiansPerDegree)
-        warming = TemperatureBiasDrift(coefficient: settings.gyroBiasTemperatureCoefficient * Angle.radiansPerDegree)
+                                     lifetime: settings.deviationLifetime, temperatureCoefficient: perKelvin)
+        warming = TemperatureBiasDrift(coefficient: perKelvin)
         biasConfirmation = BiasConfirmation(windowLength: settings.restMinimumDuration, doubtTime: settings.biasDoubtTime)
         // A field still moving after three settling times is no step (the strength and dip tests are
         // for it), and the reference remembers as long, longer than a hand takes to put a magnet on.
@@ -265,8 +265,8 @@ public struct AttitudeFusion: Sendable {
     /// when a position source reports them, give the acceleration of the
     /// vehicle the board rides (``VehicleAcceleration``), which is taken out
     /// of the specific force before it levels the estimate. `temperature` (°C),
-    /// the gyroscope's where it reports one, loosens the bias as the part warms
-    /// (``TemperatureBiasDrift``).
+    /// the gyroscope's where it reports one, moves the bias by the slope with
+    /// temperature the filter learns (``TemperatureBiasDrift``).
     public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double,
                                 speed: Double? = nil, course: Double? = nil, temperature: Double? = nil) {
         guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }

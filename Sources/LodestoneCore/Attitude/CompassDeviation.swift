@@ -34,8 +34,9 @@ import Darwin
 /// told from `c` and `β`, and their variances stay near the prior. Once the
 /// board has turned through every heading, every one of them is known to a
 /// tenth of its prior, and together they differ from none beyond what their
-/// uncertainty explains (at 99 %), the table is trusted, and stays so: the compass heading is corrected by it, and what
-/// it leaves is the filter's compass-error state's to follow, as before. Five
+/// uncertainty explains (at 99 %), the table is trusted, and stays so: the
+/// compass heading is corrected by it, and what it leaves is the filter's
+/// compass-error state's to follow, as before. Five
 /// readings in a row that it does not explain start it again.
 ///
 /// The table holds for one up axis in the body: it learns and corrects only
@@ -284,8 +285,14 @@ public struct CompassDeviation: Sendable {
         pendingWarming -= warming
         // c' = c + β·dt + s·turn + k·warming: P ← F P Fᵀ.
         state[0] += state[1] * dt + state[2] * turn + state[k] * warming
-        for j in 0..<n { covariance[j] += dt * covariance[n + j] + turn * covariance[2 * n + j] + warming * covariance[k * n + j] }
-        for i in 0..<n { covariance[i * n] += dt * covariance[i * n + 1] + turn * covariance[i * n + 2] + warming * covariance[i * n + k] }
+        for j in 0..<n {
+            covariance[j] += dt * covariance[n + j] + turn * covariance[2 * n + j]
+                + warming * covariance[k * n + j]
+        }
+        for i in 0..<n {
+            covariance[i * n] += dt * covariance[i * n + 1] + turn * covariance[i * n + 2]
+                + warming * covariance[i * n + k]
+        }
         covariance[0] += pendingHeadingNoise
         pendingHeadingNoise = 0
         for i in Self.firstHarmonic...Self.lastHarmonic { covariance[i * n + i] += harmonicPrior * dt / lifetime }
@@ -298,7 +305,7 @@ public struct CompassDeviation: Sendable {
         let change = abs(now - (updatedTemperature ?? now))
         updatedTemperature = now
         let k = Self.slope * Self.n + Self.slope
-        covariance[k] += temperatureCoefficient * temperatureCoefficient * change / TemperatureBiasDrift.slopeSpan
+        covariance[k] += TemperatureBiasDrift.slopeVariance(coefficient: temperatureCoefficient, change: change)
     }
 
     private mutating func update(h: InlineArray<8, Double>, z: Double, noise: Double) {
@@ -325,7 +332,8 @@ public struct CompassDeviation: Sendable {
         }
         // Once trusted, it stays so until it is reset: a table read on and
         // off would move the compass by its deviation each time.
-        let resolved = (Self.firstHarmonic...Self.lastHarmonic).allSatisfy { covariance[$0 * n + $0] < 0.1 * harmonicPrior }
+        let harmonics = Self.firstHarmonic...Self.lastHarmonic
+        let resolved = harmonics.allSatisfy { covariance[$0 * n + $0] < 0.1 * harmonicPrior }
         let everyHeading = netTurnRange.highest - netTurnRange.lowest >= 2 * Double.pi
         isTrusted = isTrusted || (everyHeading && resolved && harmonicsSignificance() > Self.significance)
     }

@@ -59,6 +59,12 @@ public struct TemperatureBiasDrift: Hashable, Sendable {
         guard let t = temperature else { return (0, 0) }
         let change = t - (taken ?? t)
         taken = t
-        return (change, coefficient * coefficient * abs(change) / Self.slopeSpan)
+        return (change, Self.slopeVariance(coefficient: coefficient, change: abs(change)))
+    }
+
+    /// What a temperature change of `change` K (≥ 0) adds to the variance of a
+    /// slope whose prior is `coefficient` (rad/s/K), (rad/s/K)².
+    public static func slopeVariance(coefficient: Double, change: Double) -> Double {
+        coefficient * coefficient * change / slopeSpan
     }
 }
