@@ -35,6 +35,17 @@ import Testing
         #expect(factor > 2 && factor < 8, "learned \(factor) times the setting's variance, 4 expected")
     }
 
+    /// Five times the setting's walk, 25 times its variance: raised from the
+    /// second minute (the first is the start's, its move explained by what the
+    /// filter learned), not after five windows as before. One window's sample
+    /// scatters as χ² of three degrees of freedom, and the mean holds the
+    /// start's, so only the raise is certain, not its size.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func aWalkFarBeyondTheSettingIsTakenAtOnce(seed: UInt64) {
+        let factor = Self.run(walk: 0.05, duration: 125, startTrace: 3, endTrace: 3e-4, seed: seed).factor
+        #expect(factor > 2, "after two minutes the walk is taken to be \(factor) times the setting's variance, 25 true")
+    }
+
     /// A part steadier than its setting (the simulator's 0.0005) keeps the setting.
     @Test func aSteadierPartKeepsTheSetting() {
         #expect(Self.run(walk: 0.0005).factor == 1)
