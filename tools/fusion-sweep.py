@@ -78,6 +78,11 @@ def cases() -> list[tuple[str, list[str]]]:
         # A bias that wanders 40 times faster than the simulator's typical part.
         ("tumble-bias-walk-0.02", ["--scenario", "tumble", "--duration", "600", "--rate", "100", "--seed", "12",
                                    "--gyro-bias", BIAS, "--bias-walk", "0.02"]),
+        # A hundred times faster: a poor part, on a turn and a walk.
+        ("turn-10-bias-walk-0.05", ["--scenario", "turn", "--turn-rate", "10", "--rate", "100", "--seed", "3",
+                                    "--gyro-bias", "-0.4,0.3,-0.6", "--bias-walk", "0.05"]),
+        ("walk-bias-walk-0.05", ["--scenario", "walk", "--rate", "100", "--seed", "4",
+                                 "--gyro-bias", "0.3,-0.2,0.5", "--bias-walk", "0.05"]),
         # Near the magnetic poles the horizontal field is small and a tilt error is
         # multiplied by tan(dip): 5.7 at 80°, 11 at 85°.
         ("walk-dip-85", ["--scenario", "walk", "--rate", "100", "--seed", "7", "--gyro-bias", BIAS, "--field", "50,85"]),
