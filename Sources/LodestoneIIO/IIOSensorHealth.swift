@@ -77,13 +77,33 @@ public struct IIOSourceDiagnostics: Hashable, Sendable, Codable {
     /// fusion then no longer follows the part's warming.
     public var thermometerFailure: String?
 
+    /// What is wrong now, stuck sensors first; empty when all is well.
+    public var problems: [IIOHealthProblem] {
+        let sensors = [magnetometer, accelerometer, gyroscope].compactMap { $0 }
+        return sensors.filter(\.isStuck).map { .stuck($0.kind, identicalRun: $0.identicalRun) }
+            + sensors.filter(\.isSaturated).map { .saturated($0.kind) }
+            + (thermometerFailure.map { [.thermometerFailed($0)] } ?? [])
+    }
+
     /// Human-readable flags, empty when all is well.
-    public var flags: [String] {
-        [magnetometer, accelerometer, gyroscope].compactMap { $0 }.flatMap { h -> [String] in
-            var out: [String] = []
-            if h.isStuck { out.append("\(h.kind.noun) stuck: identical raw values for \(h.identicalRun) samples") }
-            if h.isSaturated { out.append("\(h.kind.noun) saturated: an axis is at the end of its range") }
-            return out
-        } + (thermometerFailure.map { [$0] } ?? [])
+    public var flags: [String] { problems.map(\.sentence) }
+}
+
+/// One thing wrong with a source's sensors, by kind: what an event names
+/// must not be read back out of a sentence made for people.
+public enum IIOHealthProblem: Hashable, Sendable {
+    /// The sensor repeats one raw triple (`identicalRun` in a row).
+    case stuck(IIOSensorKind, identicalRun: Int)
+    /// An axis sits at the end of its range.
+    case saturated(IIOSensorKind)
+    /// The gyroscope's thermometer stopped being read, and why.
+    case thermometerFailed(String)
+
+    public var sentence: String {
+        switch self {
+        case .stuck(let kind, let run): return "\(kind.noun) stuck: identical raw values for \(run) samples"
+        case .saturated(let kind): return "\(kind.noun) saturated: an axis is at the end of its range"
+        case .thermometerFailed(let why): return why
+        }
     }
 }

@@ -30,7 +30,7 @@ struct ScriptedSource: SensorSource {
 /// A source whose health the test sets.
 final class AilingSource: SensorSource, SensorHealthReporting {
     var healthSignature: UInt32 = 0
-    var healthFlags: [String] = []
+    var healthProblems: [SensorProblem] = []
     var time = 0.0
 
     func nextSample() throws -> SensorSample? {
@@ -88,32 +88,36 @@ final class AilingSource: SensorSource, SensorHealthReporting {
         var runner = SourceRunner(source, clock: ManualClock())
         guard case .sample = runner.next() else { Issue.record("no sample"); return }
         source.healthSignature = 1
-        source.healthFlags = ["magnetometer stuck: identical raw values for 100 samples"]
+        let stuck = "magnetometer stuck: identical raw values for 100 samples"
+        source.healthProblems = [SensorProblem(.stuck, stuck)]
         guard case .event(let e) = runner.next() else { Issue.record("no event"); return }
-        #expect(e.name == .sensorHealth && e.reason == .sensorStuck && e.flags == source.healthFlags && e.timestamp == 0.01)
+        #expect(e.name == .sensorHealth && e.reason == .sensorStuck && e.flags == [stuck] && e.timestamp == 0.01)
         guard case .sample(let s) = runner.next() else { Issue.record("the sample is kept"); return }
         #expect(s.time == 0.01)
         source.healthSignature = 0
-        source.healthFlags = []
+        source.healthProblems = []
         guard case .event(let well) = runner.next() else { Issue.record("no event"); return }
         #expect(well.reason == .sensorsHealthy && well.flags.isEmpty)
     }
 
-    /// Each kind of problem has its reason; a stuck sensor outranks the rest.
+    /// Each kind of problem has its reason, a stuck sensor outranking the
+    /// rest; the kind is carried, so a thermometer's failure whose text holds
+    /// "stuck" or "saturated" (a device's name, an error's) stays one.
     @Test func eachProblemHasItsReason() {
-        let stuck = "accelerometer stuck: identical raw values for 100 samples"
-        let saturated = "magnetometer saturated: an axis is at the end of its range"
-        let thermometer = "mpu9250 (iio:device0): reading in_temp_raw failed (No such file or directory (errno 2))"
+        let stuck = SensorProblem(.stuck, "accelerometer stuck: identical raw values for 100 samples")
+        let saturated = SensorProblem(.saturated, "magnetometer saturated: an axis is at the end of its range")
+        let thermometer = SensorProblem(.thermometerFailed,
+                                        "imu-stuck-saturated (iio:device0): reading in_temp_raw failed (No such file or directory (errno 2))")
         let source = AilingSource()
         var runner = SourceRunner(source, clock: ManualClock())
         guard case .sample = runner.next() else { Issue.record("no sample"); return }
-        for (signature, flags, reason) in [(UInt32(64), [thermometer], HeadingEvent.Reason.thermometerFailed),
-                                           (66, [saturated, thermometer], .sensorSaturated),
-                                           (65, [thermometer, stuck], .sensorStuck), (0, [], .sensorsHealthy)] {
+        for (signature, problems, reason) in [(UInt32(64), [thermometer], HeadingEvent.Reason.thermometerFailed),
+                                              (66, [saturated, thermometer], .sensorSaturated),
+                                              (65, [thermometer, stuck], .sensorStuck), (0, [], .sensorsHealthy)] {
             source.healthSignature = signature
-            source.healthFlags = flags
-            guard case .event(let e) = runner.next() else { Issue.record("no event for \(flags)"); return }
-            #expect(e.name == .sensorHealth && e.reason == reason && e.flags == flags)
+            source.healthProblems = problems
+            guard case .event(let e) = runner.next() else { Issue.record("no event for \(problems)"); return }
+            #expect(e.name == .sensorHealth && e.reason == reason && e.flags == problems.map(\.sentence))
             guard case .sample = runner.next() else { Issue.record("the sample is kept"); return }
         }
     }

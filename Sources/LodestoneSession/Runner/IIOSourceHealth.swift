@@ -11,7 +11,15 @@ extension IIOSensorSource: SensorHealthReporting {
         return sensors | (d.thermometerFailure == nil ? 0 : 1 << 6)
     }
 
-    public var healthFlags: [String] { diagnostics.flags }
+    public var healthProblems: [SensorProblem] {
+        diagnostics.problems.map { problem in
+            switch problem {
+            case .stuck: return SensorProblem(.stuck, problem.sentence)
+            case .saturated: return SensorProblem(.saturated, problem.sentence)
+            case .thermometerFailed: return SensorProblem(.thermometerFailed, problem.sentence)
+            }
+        }
+    }
 }
 
 extension HeadingEvent.Reason {

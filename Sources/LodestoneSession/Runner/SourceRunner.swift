@@ -102,7 +102,7 @@ public struct SourceRunner<Source: SensorSource> {
         if let health, health.healthSignature != healthSignature {
             healthSignature = health.healthSignature
             pending = sample
-            return .event(Self.healthEvent(health.healthFlags, timestamp: sample.time))
+            return .event(Self.healthEvent(health.healthProblems, timestamp: sample.time))
         }
         return paced(sample)
     }
@@ -137,10 +137,10 @@ public struct SourceRunner<Source: SensorSource> {
         return .sample(sample)
     }
 
-    static func healthEvent(_ flags: [String], timestamp: Double) -> HeadingEvent {
-        let reason: HeadingEvent.Reason = flags.isEmpty ? .sensorsHealthy
-            : flags.contains { $0.contains("stuck") } ? .sensorStuck
-            : flags.contains { $0.contains("saturated") } ? .sensorSaturated : .thermometerFailed
+    /// The event for the problems now: named by the highest-ranked, a stuck sensor first.
+    static func healthEvent(_ problems: [SensorProblem], timestamp: Double) -> HeadingEvent {
+        let flags = problems.map(\.sentence)
+        let reason = problems.map(\.kind).max()?.reason ?? .sensorsHealthy
         let detail = flags.isEmpty ? "every sensor reads normally again" : flags.joined(separator: "; ")
         return HeadingEvent(.sensorHealth, reason, detail, timestamp: timestamp, flags: flags)
     }
@@ -158,8 +158,8 @@ public struct SourceRunner<Source: SensorSource> {
 public protocol SensorHealthReporting: AnyObject {
     /// Changes whenever the set of problems changes; cheap enough to read per sample.
     var healthSignature: UInt32 { get }
-    /// What is wrong, one sentence per problem; empty when all is well.
-    var healthFlags: [String] { get }
+    /// What is wrong, one per problem; empty when all is well.
+    var healthProblems: [SensorProblem] { get }
 }
 
 /// Errors of the edge modules that know their kind of problem.

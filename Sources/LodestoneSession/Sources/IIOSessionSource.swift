@@ -35,7 +35,7 @@ public final class IIOSessionSource: SessionSource, SensorHealthReporting {
     public var hasGyroscope: Bool? { source.metadata.gyroscope != nil }
     public var startWallClock: Double? { source.startWallClock }
     public var healthSignature: UInt32 { source.healthSignature }
-    public var healthFlags: [String] { source.healthFlags }
+    public var healthProblems: [SensorProblem] { source.healthProblems }
 
     public func nextSample() throws -> SensorSample? {
         try source.nextSample()

@@ -1,0 +1,28 @@
+/// One thing wrong with a source's sensors: its kind, which names the
+/// `sensorHealth` event's reason, and a sentence for people. The kind is
+/// carried, not read back out of the sentence, where a device's name or an
+/// error's text could hold any word.
+public struct SensorProblem: Hashable, Sendable {
+    /// Ordered by rank: the event names the highest.
+    public enum Kind: Int, Comparable, Sendable {
+        case thermometerFailed, saturated, stuck
+
+        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+
+        var reason: HeadingEvent.Reason {
+            switch self {
+            case .thermometerFailed: return .thermometerFailed
+            case .saturated: return .sensorSaturated
+            case .stuck: return .sensorStuck
+            }
+        }
+    }
+
+    public var kind: Kind
+    public var sentence: String
+
+    public init(_ kind: Kind, _ sentence: String) {
+        self.kind = kind
+        self.sentence = sentence
+    }
+}
