@@ -179,6 +179,7 @@ extension AttitudeFusion {
                                            pairAngle: 2 * coefficients.compassCorrelationAngle,
                                            longestPairTime: settings.compassErrorLifetime)
         loops.interrupted()
+        noise.fieldInterrupted()
         compassError = 0
         errors.forgetCompassError(variance: compassErrorVariance)
         guard isInitialized, lastField.isFinite, lastField.squaredLength > 0 else {

@@ -104,6 +104,7 @@ extension AttitudeFusion {
         saturation.reset()
         leverArm.interrupted()
         biasWalk.interrupted()
+        noise.fieldInterrupted()
         unconfirmed.restart(gyroBias: gyroBias - warmingShift)
         biasConfirmation.reset()
         pending = PendingField()

@@ -355,6 +355,7 @@ public struct AttitudeFusion: Sendable {
             // carried with the board does not turn), it is read with the
             // attitude of now.
             let present = m + (m - (carried.offset ?? .zero)).cross(rate) * pending.fieldAge
+            noise.observeField(inEarth: r * (present - (carried.offset ?? .zero)), time: elapsed)
             correctHeading(&correction, field: present, rotation: r, rate: rate, dt: pending.sinceHeading)
             pending.field = nil
             pending.fieldAge = 0
@@ -470,6 +471,7 @@ public struct AttitudeFusion: Sendable {
         attitude = (turn * attitude).normalized
         fieldStep.corrected(by: turn)
         vehicle.corrected(by: turn)
+        noise.fieldCorrected(by: turn)
         gyroBias += bias
         gyroBiasTemperatureSlope += correction.slope
         // An error beyond three of its standard deviations is no compass error: bounded there.
