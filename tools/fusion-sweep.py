@@ -118,6 +118,11 @@ def cases() -> list[tuple[str, list[str]]]:
                              "--gyro-bias", BIAS, "--noise", "3"]),
         ("full-tumble-noise-3", ["--scenario", "full-tumble", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS,
                                  "--noise", "3"]),
+        # Ten times: a gyro that noisy hides every rest, where the magnetometer's noise was learned.
+        ("turn-1-noise-10", ["--scenario", "turn", "--turn-rate", "1", "--rate", "100", "--seed", "2",
+                             "--gyro-bias", BIAS, "--noise", "10"]),
+        ("full-tumble-noise-10", ["--scenario", "full-tumble", "--rate", "100", "--seed", "2", "--gyro-bias", BIAS,
+                                  "--noise", "10"]),
         ("walk-noise-3", ["--scenario", "walk", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS, "--noise", "3"]),
         ("drive-noise-3", ["--scenario", "drive", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS, "--noise", "3"]),
     ]
