@@ -30,9 +30,9 @@ public struct SensorNoiseEstimate: Hashable, Sendable {
     public private(set) var gyroNoiseIntensity: Double
     /// Variance of each accelerometer axis, (m/s²)², per sample.
     public private(set) var accelerometerVariance: Double
-    /// Seconds of rest (of readings, for the magnetometer) over which a new figure replaces the old one.
+    /// Seconds (of rest, or of fused magnetometer readings) over which a new figure replaces the old one.
     public let learningTime: Double
-    /// The last new magnetometer reading in the earth frame, µT, and when it came, s.
+    /// The last fused magnetometer reading in the earth frame, µT, and when it came, s.
     private var previousField: Vector3?
     private var previousFieldTime = 0.0
 
