@@ -134,9 +134,26 @@ private let calibrated = CalibrationStatus(fitErrorPercent: 1, fieldStrength: 50
                 "\(drifted.calibrationDeparture) µT")
         #expect(abs(drifted.calibrationDepartureHeadingError - 5.4 * faded) < 0.2,
                 "\(drifted.calibrationDepartureHeadingError)°")
-        // On the sphere: nothing, with a profile or without one.
+        // On the sphere: nothing. Without a profile, 3 µT moves the strength by
+        // less than the tolerance a profile's field is checked against (12 %): nothing.
         #expect(heldThenTurned(calibration: calibrated, offset: .zero).calibrationDeparture == 0)
         #expect(heldThenTurned(calibration: nil, offset: Vector3(0, 3, 0)).calibrationDeparture == 0)
+    }
+
+    /// A board never calibrated, with a hard iron of 40 µT along its forward
+    /// axis: held at north the strength is 76.1 µT, turned to east (and held
+    /// there two minutes, for the 30 s long-term strength to follow) 64.0 µT,
+    /// 12.1 µT off the first, 3.0 µT beyond the 12 % tolerance. Before, without
+    /// a profile, nothing counted it. The bound reads it through the field the
+    /// readings show (76 µT at a dip of 36°, the hard iron's), so it allows
+    /// 3.2°, far below the 62° the offset turns the heading by at east: a
+    /// floor under the accuracy, not the error.
+    @Test func aHardIronNoCalibrationTookOutWidensWhatTheHeadingMayBeOff() {
+        var unmoved = MagneticEnvironmentMonitor.Settings()
+        unmoved.placeTime = .infinity
+        let uncalibrated = heldThenTurned(calibration: nil, offset: Vector3(0, 40, 0), after: 120, settings: unmoved)
+        #expect(uncalibrated.calibrationDeparture > 2.5, "\(uncalibrated.calibrationDeparture) µT")
+        #expect(uncalibrated.calibrationDepartureHeadingError > 2.5, "\(uncalibrated.calibrationDepartureHeadingError)°")
     }
 
     /// The departure fades once the strength is back on the sphere: the board

@@ -157,7 +157,10 @@ public struct MagneticEnvironmentMonitor: Sendable {
     /// again from the next readings (a running mean at first, as at the start).
     private mutating func restartLearning(strength b: Double) {
         elapsed = 0
-        if calibration == nil { referenceStrength = b }
+        if calibration == nil {
+            referenceStrength = b
+            settledStrength = b
+        }
         if dipSamples.isFinite {
             dipSamples = 0
             relearnDip = true
@@ -182,7 +185,11 @@ public struct MagneticEnvironmentMonitor: Sendable {
     /// (fading). A hard iron that drifted, or a field the room added, changes
     /// the strength at some attitudes and hardly at all at others, where it
     /// turns the heading instead; the memory carries the former to the latter.
-    /// 0 without a profile.
+    /// Without a profile the readings' own first strength stands for the
+    /// profile's, and a departure within the tolerance a profile's field is
+    /// checked against (``Settings/calibrationStrengthTolerance``) is none: a
+    /// hard iron no calibration took out changes the strength by more as the
+    /// board turns, and the heading by far more.
     public private(set) var calibrationDeparture = 0.0
     /// The strength the departure is measured from, µT.
     private var settledStrength: Double
@@ -248,7 +255,8 @@ public struct MagneticEnvironmentMonitor: Sendable {
         }
         let slow = min(1, dt * (1.0 / 30))
         longStrength += (b - longStrength) * slow
-        if let calibration { noteCalibrationDeparture(calibration, dt: dt) }
+        noteCalibrationDeparture(allowance: calibration?.fitResidual
+                                    ?? settings.calibrationStrengthTolerance * settledStrength, dt: dt)
         if still {
             longSinDip = longDipValid ? longSinDip + (s - longSinDip) * slow : s
             longDipValid = true
@@ -270,6 +278,7 @@ public struct MagneticEnvironmentMonitor: Sendable {
         strength = b
         longStrength = b
         referenceStrength = calibration?.fieldStrength ?? b
+        settledStrength = calibration?.fieldStrength ?? b
         if let dip = expected?.dip ?? calibration?.dip {
             referenceSinDip = sine(degrees: dip)
             dipSamples = .infinity
@@ -339,9 +348,9 @@ public struct MagneticEnvironmentMonitor: Sendable {
         }
     }
 
-    private mutating func noteCalibrationDeparture(_ calibration: CalibrationStatus, dt: Double) {
+    private mutating func noteCalibrationDeparture(allowance: Double, dt: Double) {
         settledStrength += (longStrength - settledStrength) * min(1, dt / settings.placeTime)
-        let now = max(0, abs(longStrength - settledStrength) - calibration.fitResidual)
+        let now = max(0, abs(longStrength - settledStrength) - allowance)
         calibrationDeparture = max(now, calibrationDeparture * (1 - min(1, dt / settings.departureMemory)))
     }
 
