@@ -84,9 +84,6 @@ public struct IIOSourceDiagnostics: Hashable, Sendable, Codable {
             + sensors.filter(\.isSaturated).map { .saturated($0.kind) }
             + (thermometerFailure.map { [.thermometerFailed($0)] } ?? [])
     }
-
-    /// Human-readable flags, empty when all is well.
-    public var flags: [String] { problems.map(\.sentence) }
 }
 
 /// One thing wrong with a source's sensors, by kind: what an event names

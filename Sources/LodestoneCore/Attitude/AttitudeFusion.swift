@@ -354,8 +354,9 @@ public struct AttitudeFusion: Sendable {
             // an earth-fixed field turns in the body (m' = m × ω; a field
             // carried with the board does not turn), it is read with the
             // attitude of now.
-            let present = m + (m - (carried.offset ?? .zero)).cross(rate) * pending.fieldAge
-            noise.observeField(inEarth: r * (present - (carried.offset ?? .zero)), time: elapsed)
+            let offset = carried.offset ?? .zero
+            let present = m + (m - offset).cross(rate) * pending.fieldAge
+            noise.observeField(inEarth: r * (present - offset), time: elapsed)
             correctHeading(&correction, field: present, rotation: r, rate: rate, dt: pending.sinceHeading)
             pending.field = nil
             pending.fieldAge = 0

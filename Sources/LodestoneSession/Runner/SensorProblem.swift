@@ -3,11 +3,9 @@
 /// carried, not read back out of the sentence, where a device's name or an
 /// error's text could hold any word.
 public struct SensorProblem: Hashable, Sendable {
-    /// Ordered by rank: the event names the highest.
-    public enum Kind: Int, Comparable, Sendable {
+    /// Ordered by rank, lowest first: the event names the highest.
+    public enum Kind: Comparable, Sendable {
         case thermometerFailed, saturated, stuck
-
-        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
 
         var reason: HeadingEvent.Reason {
             switch self {
