@@ -10,7 +10,8 @@ import LodestoneCore
 public struct CalibrationFit: Hashable, Sendable {
     /// Subtracted from raw readings (hard iron; accelerometer bias).
     public var offset: Vector3
-    /// Applied after the offset (soft iron and gains); symmetric positive-definite.
+    /// Applied after the offset (soft iron and gains): symmetric positive-definite,
+    /// turned onto the accelerometer's axes once aligned (``aligned(by:)``).
     public var matrix: Matrix3
     public var model: CalibrationModel
     /// The fitted surface of the raw samples.

@@ -35,12 +35,29 @@ struct CalibrationOutcome {
     var gravity: (value: Double, origin: String)?
     /// Magnetometer: dip measured through the fit.
     var dip: Double?
+    /// Magnetometer: the rotation onto the accelerometer's axes, or why there is none.
+    var alignment: Result<MagnetometerAlignment, MagnetometerAlignment.Refusal>?
     /// Accelerometer: the still positions found.
     var positions: [StillSegment] = []
     /// Raw readings to draw in the SVG report.
     var plotPoints: [Vector3] = []
     var ending: Ending
     var seconds: Double?
+
+    /// Takes a magnetometer fit: turned onto the accelerometer's axes where
+    /// the still readings among `samples` pin the rotation down, then the dip
+    /// measured through it.
+    mutating func takeMagnetometerFit(_ fit: CalibrationFit, samples: [SensorSample]) {
+        let readings = samples.map {
+            MagnetometerAlignment.Reading(field: fit.apply($0.magneticField), acceleration: $0.acceleration,
+                                          angularRate: $0.angularRate)
+        }
+        let alignment = MagnetometerAlignment.fit(readings)
+        let aligned = (try? alignment.get()).map(fit.aligned(by:)) ?? fit
+        self.alignment = alignment
+        self.fit = aligned
+        dip = MeasuredDip.median(fields: samples.map { aligned.apply($0.magneticField) }, accelerations: samples.map(\.acceleration))
+    }
 
     var verdict: Verdict {
         guard let fit else { return .rejected }
@@ -120,6 +137,16 @@ struct CalibrationOutcome {
         }
         if let gravity { o["gravity"] = .object(["value": number(gravity.value), "origin": .string(gravity.origin)]) }
         if let dip { o["dip"] = number(dip) }
+        switch alignment {
+        case .success(let a)?:
+            o["alignment"] = .object(["degrees": number(a.angle), "uncertainty": number(a.uncertainty),
+                                      "dipSpreadBefore": number(a.dipSpreadBefore), "dipSpreadAfter": number(a.dipSpreadAfter),
+                                      "readings": .number(Double(a.readingsUsed))])
+        case .failure(let refusal)?:
+            o["alignment"] = .object(["refused": .string(refusal.description)])
+        case nil:
+            break
+        }
         if sensor == .accelerometer {
             o["positions"] = .array(positions.map {
                 .object(["start": number($0.startTime), "end": number($0.endTime), "mean": vector($0.meanAcceleration)])

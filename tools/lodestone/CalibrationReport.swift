@@ -30,6 +30,7 @@ enum CalibrationReport {
             var dip = o.dip.map { "\(Format.fixed($0, 1))° measured" } ?? "not measured (no accelerometer)"
             if let e = o.expected { dip += "; model inclination \(Format.fixed(e.inclination, 1))°" }
             lines.append(row("dip", dip))
+            if let alignment = o.alignment { lines.append(row("alignment", alignmentText(alignment))) }
             var coverage = "\(Format.fixed(fit.coveragePercent, 0)) % of 100 regions  (\(fit.coverage.gaps.count) empty; good ≥ \(Format.fixed(t.goodCoveragePercent, 0)) %)"
             if let gap = fit.coverage.largestGapDirection, fit.coverage.gaps.count > 0 {
                 coverage += "; largest gap: field along \(CoverageMapText.boardPart(gap))"
@@ -53,6 +54,17 @@ enum CalibrationReport {
         case .full: return "full (offset + symmetric 3×3 matrix)"
         case .diagonal: return "diagonal (offset + a scale per axis); richer models need more orientations"
         case .sphere: return "sphere (offset + one scale); richer models need more orientations"
+        }
+    }
+
+    /// The magnetometer's rotation onto the accelerometer's axes, or why it was left as fitted.
+    static func alignmentText(_ alignment: Result<MagnetometerAlignment, MagnetometerAlignment.Refusal>) -> String {
+        switch alignment {
+        case .success(let a):
+            return "turned \(Format.fixed(a.angle, 2))° ± \(Format.fixed(a.uncertainty, 2))° onto the accelerometer's axes "
+                + "(dip spread \(Format.fixed(a.dipSpreadBefore, 2))° → \(Format.fixed(a.dipSpreadAfter, 2))° over \(a.readingsUsed) still readings)"
+        case .failure(let refusal):
+            return "left as fitted: \(refusal.description)"
         }
     }
 

@@ -137,8 +137,8 @@ struct MagnetometerSession: LiveSession {
     let expected: ModelField?
     let timeout: Double
     var calibrator: MagnetometerCalibrator
-    /// (raw field, acceleration) pairs for the dip and the plot.
-    var pairs = EvenlyThinned<(field: Vector3, acceleration: Vector3)>(capacity: 20_000)
+    /// Raw readings with their acceleration and turn rate, for the alignment, the dip and the plot.
+    var pairs = EvenlyThinned<SensorSample>(capacity: 20_000)
     var goodInARow = 0
     var previousOffset: Vector3?
     /// `calibrate --http`: the live view's coverage sphere.
@@ -153,7 +153,7 @@ struct MagnetometerSession: LiveSession {
 
     mutating func add(_ sample: SensorSample) {
         calibrator.add(sample.magneticField)
-        pairs.append((sample.magneticField, sample.acceleration))
+        pairs.append(sample)
     }
 
     mutating func refit(elapsed: Double) -> Bool {
@@ -213,12 +213,11 @@ struct MagnetometerSession: LiveSession {
 
     func outcome(ending: CalibrationOutcome.Ending) -> CalibrationOutcome {
         var o = CalibrationOutcome(sensor: .magnetometer, source: "", samplesRead: calibrator.offeredCount,
-                                   expected: expected, plotPoints: pairs.items.map(\.field), ending: ending)
+                                   expected: expected, plotPoints: pairs.items.map(\.magneticField), ending: ending)
         if let rejection = calibrator.latestRejection {
             o.rejection = rejection
         } else if let fit = calibrator.latestFit {
-            o.fit = fit
-            o.dip = MeasuredDip.median(fields: pairs.items.map { fit.apply($0.field) }, accelerations: pairs.items.map(\.acceleration))
+            o.takeMagnetometerFit(fit, samples: pairs.items)
         } else {
             o.rejection = .tooFewSamples(count: calibrator.keptCount, needed: CalibrationFitSettings.magnetometer.minimumSamples[.sphere] ?? 12)
         }

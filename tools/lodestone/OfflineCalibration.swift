@@ -47,8 +47,7 @@ enum OfflineCalibration {
                                    samplesRead: r.read, timeSpan: r.span, expected: expected, plotPoints: fields, ending: .endOfLog)
         do {
             let fit = try CalibrationFitter(settings: .magnetometer).fit(fields, expectedMagnitude: expected?.totalIntensity)
-            o.fit = fit
-            o.dip = MeasuredDip.median(fields: fields.map(fit.apply), accelerations: r.samples.map(\.acceleration))
+            o.takeMagnetometerFit(fit, samples: r.samples)
         } catch {
             o.rejection = error
         }
