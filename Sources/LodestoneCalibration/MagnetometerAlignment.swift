@@ -46,15 +46,15 @@ public struct MagnetometerAlignment: Hashable, Sendable {
         /// (its mount matrix), not a chip mounted askew.
         public var largestAngle: Double
         /// The dip's spread after the rotation may be at most this fraction of
-        /// the spread before: a rotation is taken when it explains most of
-        /// the spread (half its variance), not when it merely shifts it.
+        /// the spread before: a rotation is taken when it explains a good part
+        /// of the dip's variance (a third), not when it merely shifts it.
         public var largestSpreadRatio: Double
         /// Readings this many robust standard deviations off the constant dip are left out.
         public var outlierDeviations: Double
         public var iterations: Int
 
         public init(stillRate: Double = 20 * .pi / 180, gravityTolerance: Double = 0.03, minimumReadings: Int = 100,
-                    largestUncertainty: Double = 0.25, largestAngle: Double = 10, largestSpreadRatio: Double = 0.7,
+                    largestUncertainty: Double = 0.25, largestAngle: Double = 10, largestSpreadRatio: Double = 0.8,
                     outlierDeviations: Double = 3, iterations: Int = 5) {
             self.stillRate = stillRate
             self.gravityTolerance = gravityTolerance
