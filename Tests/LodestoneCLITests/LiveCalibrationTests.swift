@@ -122,6 +122,35 @@ struct LiveCalibrationTests {
         #expect(r.stderr.contains("Turn the board slowly"))
     }
 
+    /// A board whose magnetometer sits 3° askew of its accelerometer, tumbled
+    /// with a pause every two seconds: the pauses' readings (the gyro quiet)
+    /// show the tilt through the dip, and the saved profile turns it back.
+    @Test func liveCalibrationTurnsAnAskewMagnetometerBack() throws {
+        let askew = Quaternion(axis: Vector3(0.6, 0.8, 0), angle: 3 * Angle.radiansPerDegree).rotationMatrix
+        let softIron = askew * Matrix3(1.08, 0.03, 0, 0.03, 0.94, 0.02, 0, 0.02, 1.0)
+        let board = try SimulatedBoard(layout: .hmc5883lMPU6050, hardIron: Vector3(25, -12, 30), softIron: softIron)
+        defer { board.remove() }
+        board.start()
+        let profile = scratch.path("askew.json")
+        let r = try run(board, ["calibrate", "--uri", "local:", "--rate", "100", "--timeout", "60", "-o", profile, "--json"]) { t in
+            // 1.2 s of turning, then 0.8 s held, again and again.
+            let cycles = (t / 2).rounded(.down), moving = cycles * 1.2 + min(t - 2 * cycles, 1.2)
+            return Quaternion(axis: .unitZ, angle: 0.8 * moving) * Quaternion(axis: .unitX, angle: 2.3 * moving)
+                * Quaternion(axis: .unitY, angle: 1.1 * moving)
+        }
+        #expect(r.status == 0, "exit \(r.status): \(r.stdout)\n\(r.stderr.suffix(1500))")
+        let o = try #require(r.objects.first, "\(r.stdout)")
+        let alignment = try #require(o["alignment"] as? [String: Any], "\(o)")
+        print("measured live calibration of an askew magnetometer: \(o["seconds"] ?? "?") s, alignment \(alignment)")
+        let degrees = try #require(alignment["degrees"] as? Double, "\(alignment)")
+        #expect(abs(degrees - 3) < 0.3)
+        // Through the profile the soft iron and the tilt are undone up to scale.
+        let m = try #require((o["fit"] as? [String: Any])?["matrix"] as? [[Double]])
+        let product = Matrix3(m[0][0], m[0][1], m[0][2], m[1][0], m[1][1], m[1][2], m[2][0], m[2][1], m[2][2]) * softIron
+        let scale = product.trace / 3
+        #expect(product.maxDifference(to: Matrix3.identity * scale) < 0.02 * scale, "M·S = \(product)")
+    }
+
     /// A board nobody turns, on an 80-column terminal: the guidance is redrawn in place,
     /// every line fits (wrapped, nothing cut off), the coverage map has its legend; at
     /// the timeout the verdict says why, and nothing is saved.
