@@ -22,7 +22,7 @@ extension AttitudeFusion {
                      horizontalBiasInnovation(e, along: r.row1, earthRate: earth.y, pending: correction.bias))
         let windowVariance = horizontalWindowVariance(e)
         let horizontalUsable = confirmsBias(shown, rotation: r, pending: correction.bias, variance: windowVariance)
-        guard !isAccelerating(e), !driftContradictsGyro(shown, rotation: r, windowVariance: windowVariance) else { return }
+        guard !isAccelerating(e), !driftContradictsGyro(shown, rotation: r, windowVariance: windowVariance, window: e) else { return }
         noise.learn(from: e, interval: interval, dt: lastStep)
         gravity.learnResting(strength: e.accelerationNow.length, dt: interval, learningTime: noise.learningTime)
         // Successive windows overlap: counted once per window.
@@ -84,13 +84,31 @@ extension AttitudeFusion {
     /// a line over the window, and gravity's drift along that line, 0.5–6 °/s,
     /// was read as rotation and handed to the bias almost as a certainty.
     /// `shown`: the window's bias innovations about `r`'s first two rows (east
-    /// and north in body coordinates), with `windowVariance` each.
-    func driftContradictsGyro(_ shown: (Double, Double), rotation r: Matrix3, windowVariance: Double) -> Bool {
+    /// and north in body coordinates), with `windowVariance` each. A window
+    /// that shows no rotation at all is no such drift, however far the gyro
+    /// reads from its estimate (``showsNoRotation(_:)``).
+    func driftContradictsGyro(_ shown: (Double, Double), rotation r: Matrix3, windowVariance: Double,
+                              window e: SteadyRotation.Estimate) -> Bool {
+        guard !showsNoRotation(e) else { return false }
         for (axis, innovation) in [(r.row0, shown.0), (r.row1, shown.1)]
         where innovation * innovation > Self.restGateSquared * (axis.dot(errors.bias * axis) + windowVariance) {
             return true
         }
         return false
+    }
+
+    /// Whether gravity and the field both stood still over the window (their
+    /// drifts within three standard deviations of none): the board did not
+    /// turn, so the gyro reads its bias, however far that is from the
+    /// estimate. A translation's acceleration moves gravity's reading, never
+    /// the field's, and a real turn moves at least one of them (unless both
+    /// lie along its axis: the field straight down). A part whose zero-rate
+    /// offset lies far beyond ``AttitudeFusion/Settings/initialBiasUncertainty``
+    /// (an MPU6050's is specified to ±20 °/s) had its rest windows refused.
+    func showsNoRotation(_ e: SteadyRotation.Estimate) -> Bool {
+        e.verticalVariance.isFinite
+            && e.horizontalRate.squaredLength <= 9 * 2 * e.horizontalVariance
+            && e.verticalRate * e.verticalRate <= 9 * e.verticalVariance
     }
 
     /// The variance of what a steady window shows of the bias about each
