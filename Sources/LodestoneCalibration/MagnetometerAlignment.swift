@@ -189,9 +189,8 @@ public struct MagnetometerAlignment: Hashable, Sendable {
     }
 
     static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let s = values.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        var v = values
+        return EllipsoidFit.median(&v)
     }
 
     /// One Gauss–Newton step on the dip itself, `δ = asin(−ĝ · u)` with
