@@ -205,26 +205,34 @@ public struct MagnetometerAlignment: Hashable, Sendable {
         var uncertainty: Double
 
         init?(pairs: [(field: Vector3, up: Vector3)], used: [Bool], rotation: Matrix3) {
-            var normal = SquareMatrix(size: 4)
-            var rhs = [Double](repeating: 0, count: 4)
-            var rows: [([Double], Double)] = []
+            // The normal equations of the rows (jᵀ, −1) · (d, δ₀) = target, summed in place.
+            var jj = Matrix3(rows: .zero, .zero, .zero), jSum = Vector3.zero, jTarget = Vector3.zero
+            var count = 0.0, targetSum = 0.0
             for (p, keep) in zip(pairs, used) where keep {
-                let u = rotation * p.field, sine = max(-1, min(1, -p.up.dot(u)))
-                let slope = -1 / max(1e-3, (1 - sine * sine).squareRoot()), j = u.cross(p.up) * slope
-                let row = [j.x, j.y, j.z, -1.0], target = -asin(sine)
-                rows.append((row, target))
-                for a in 0..<4 {
-                    rhs[a] += row[a] * target
-                    for b in 0..<4 { normal.storage[a * 4 + b] += row[a] * row[b] }
-                }
+                let (j, target) = Self.row(p, rotation: rotation)
+                jj = jj + Matrix3(rows: j * j.x, j * j.y, j * j.z)
+                jSum += j
+                jTarget += j * target
+                count += 1
+                targetSum += target
             }
-            guard rows.count > 4, let x = normal.choleskySolve(rhs) else { return nil }
+            guard count > 4 else { return nil }
+            var normal = SquareMatrix(size: 4)
+            for a in 0..<3 {
+                for b in 0..<3 { normal.storage[a * 4 + b] = jj[a, b] }
+                normal.storage[a * 4 + 3] = -jSum[a]
+                normal.storage[3 * 4 + a] = -jSum[a]
+            }
+            normal.storage[15] = count
+            guard let x = normal.choleskySolve([jTarget.x, jTarget.y, jTarget.z, -targetSum]) else { return nil }
+            let d = Vector3(x[0], x[1], x[2])
             var squares = 0.0
-            for (row, target) in rows {
-                let r = zip(row, x).reduce(0) { $0 + $1.0 * $1.1 } - target
+            for (p, keep) in zip(pairs, used) where keep {
+                let (j, target) = Self.row(p, rotation: rotation)
+                let r = j.dot(d) - x[3] - target
                 squares += r * r
             }
-            let variance = squares / Double(rows.count - 4)
+            let variance = squares / (count - 4)
             // The rotation's covariance: variance × the 3×3 block of the normal matrix's inverse.
             var block = Matrix3(rows: .zero, .zero, .zero)
             for c in 0..<3 {
@@ -236,8 +244,16 @@ public struct MagnetometerAlignment: Hashable, Sendable {
                 block[2, c] = column[2]
             }
             let worst = (block * variance).symmetricEigen.values.z
-            correction = Vector3(x[0], x[1], x[2])
+            correction = d
             uncertainty = max(0, worst).squareRoot()
+        }
+
+        /// One reading's row: the dip's change per rotation, and the dip's negative.
+        @inline(__always)
+        static func row(_ p: (field: Vector3, up: Vector3), rotation: Matrix3) -> (Vector3, Double) {
+            let u = rotation * p.field, sine = max(-1, min(1, -p.up.dot(u)))
+            let slope = -1 / max(1e-3, (1 - sine * sine).squareRoot())
+            return (u.cross(p.up) * slope, -asin(sine))
         }
     }
 }
