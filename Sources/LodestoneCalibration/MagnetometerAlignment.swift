@@ -13,16 +13,16 @@ import LodestoneCore
 /// An ellipsoid fit finds the field's centre and shape, never its orientation:
 /// its matrix is symmetric, so a magnetometer mounted a few degrees askew of
 /// the accelerometer (two chips, or two dies in one package) keeps that tilt.
-/// The heading is then off by up to the tilt times (1 + tan dip), different
-/// at every attitude: 3° made a calibrated tumble 1.9° off and a walk 2.9°.
+/// The heading is then off by up to the tilt times (1 + tan dip), differently
+/// at every attitude (docs/calibration.md).
 ///
 /// What shows it is the dip. The field and gravity keep one angle between
 /// them wherever the board points, so a board held in many attitudes sees one
 /// dip through a well-aligned pair of sensors; a rotation `R` of the
 /// magnetometer makes the dip vary with the attitude. The fit finds the `R`
-/// under which `ĝ · R·b̂` is most nearly one constant over still readings
-/// (least squares, linearised about the current `R` and repeated; readings
-/// more than three robust deviations off are left out). This is the dip
+/// under which the dip `asin(−ĝ · R·b̂)` is most nearly one constant over
+/// still readings (least squares, linearised about the current `R` and
+/// repeated; readings more than three robust deviations off are left out). This is the dip
 /// constraint of Li and Li ("Calibration of a MEMS inertial measurement unit
 /// with the dip angle constraint", 2012) and of Kok and Schön ("Magnetometer
 /// calibration using inertial sensors", IEEE Sensors Journal, 2016).
