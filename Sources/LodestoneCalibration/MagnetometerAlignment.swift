@@ -97,20 +97,15 @@ public struct MagnetometerAlignment: Hashable, Sendable {
             case let .tooFewStillReadings(count, needed):
                 return "\(count) still readings, \(needed) needed: pause in several attitudes while turning"
             case let .undetermined(uncertainty, limit):
-                return "not pinned down (±\(Self.degrees(uncertainty))° against ±\(Self.degrees(limit))°): "
+                return "not pinned down (±\(formatNumber(uncertainty))° against ±\(formatNumber(limit))°): "
                     + "turn through more attitudes, every face up"
             case let .unexplainedSpread(angle, before, after):
-                return "a \(Self.degrees(angle))° turn would take the dip's spread only from \(Self.degrees(before))° to "
-                    + "\(Self.degrees(after))°: hold still in more attitudes, away from iron"
+                return "a \(formatNumber(angle))° turn would take the dip's spread only from \(formatNumber(before))° to "
+                    + "\(formatNumber(after))°: hold still in more attitudes, away from iron"
             case let .implausible(angle, limit):
-                return "a \(Self.degrees(angle))° turn is more than a chip mounted askew (\(Self.degrees(limit))°): "
+                return "a \(formatNumber(angle))° turn is more than a chip mounted askew (\(formatNumber(limit))°): "
                     + "check the magnetometer's axes against the accelerometer's (mount matrix)"
             }
-        }
-
-        static func degrees(_ v: Double) -> String {
-            let r = (v * 100).rounded() / 100
-            return "\(r)"
         }
     }
 
@@ -136,7 +131,6 @@ public struct MagnetometerAlignment: Hashable, Sendable {
         var used = [Bool](repeating: true, count: pairs.count)
         var rotation = Matrix3.identity
         var step = LinearStep(pairs: pairs, used: used, rotation: rotation)
-        guard step != nil else { return .failure(.undetermined(uncertainty: 180, limit: settings.largestUncertainty)) }
         for _ in 0..<settings.iterations {
             guard let s = step else { break }
             rotation = Quaternion(rotationVector: s.correction).rotationMatrix * rotation
@@ -175,22 +169,26 @@ public struct MagnetometerAlignment: Hashable, Sendable {
 
     /// The readings within `deviations` robust standard deviations of the median dip.
     static func inliers(_ pairs: [(field: Vector3, up: Vector3)], rotation: Matrix3, deviations: Double) -> [Bool] {
-        let dips = pairs.map { asin(max(-1, min(1, -$0.up.dot(rotation * $0.field)))) }
-        let centre = median(dips)
-        let spread = 1.4826 * median(dips.map { abs($0 - centre) })
+        let dips = dips(pairs, rotation: rotation), (centre, spread) = robustSpread(dips)
         return dips.map { abs($0 - centre) <= deviations * max(spread, 1e-9) }
     }
 
-    /// Robust standard deviation (1.4826 × MAD) of the dip, degrees.
+    /// Robust standard deviation of the dip, degrees.
     static func dipSpread(_ pairs: [(field: Vector3, up: Vector3)], rotation: Matrix3) -> Double {
-        let dips = pairs.map { asin(max(-1, min(1, -$0.up.dot(rotation * $0.field)))) * Angle.degreesPerRadian }
-        let centre = median(dips)
-        return 1.4826 * median(dips.map { abs($0 - centre) })
+        robustSpread(dips(pairs, rotation: rotation)).spread * Angle.degreesPerRadian
     }
 
-    static func median(_ values: [Double]) -> Double {
+    /// Each reading's dip through `rotation`, rad.
+    static func dips(_ pairs: [(field: Vector3, up: Vector3)], rotation: Matrix3) -> [Double] {
+        pairs.map { asin(max(-1, min(1, -$0.up.dot(rotation * $0.field)))) }
+    }
+
+    /// The median, and 1.4826 × the median absolute deviation from it (a robust standard deviation).
+    static func robustSpread(_ values: [Double]) -> (centre: Double, spread: Double) {
         var v = values
-        return EllipsoidFit.median(&v)
+        let centre = EllipsoidFit.median(&v)
+        var deviations = values.map { abs($0 - centre) }
+        return (centre, 1.4826 * EllipsoidFit.median(&deviations))
     }
 
     /// One Gauss–Newton step on the dip itself, `δ = asin(−ĝ · u)` with
