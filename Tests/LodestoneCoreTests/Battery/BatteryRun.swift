@@ -12,12 +12,14 @@ import Testing
 struct BatteryRun {
     struct Score: CustomStringConvertible {
         var scored = 0, valid = 0, within = 0, beyond = 0
-        var sumSquares = 0.0
+        var sumSquares = 0.0, accuracySumSquares = 0.0
         var rmse: Double { (sumSquares / Double(max(scored, 1))).squareRoot() }
+        /// The root mean square of the valid accuracies, degrees: about the RMSE for a 1σ figure.
+        var accuracyRMS: Double { (accuracySumSquares / Double(max(valid, 1))).squareRoot() }
         var withinShare: Double { Double(within) / Double(max(valid, 1)) }
         var beyondShare: Double { Double(beyond) / Double(max(valid, 1)) }
         var description: String {
-            "RMSE \(Self.fixed(rmse))°, within ±acc \(Self.fixed(100 * withinShare))%, beyond 3×acc \(Self.fixed(100 * beyondShare))%"
+            "RMSE \(Self.fixed(rmse))°, accuracy RMS \(Self.fixed(accuracyRMS))°, within ±acc \(Self.fixed(100 * withinShare))%, beyond 3×acc \(Self.fixed(100 * beyondShare))%"
         }
 
         static func fixed(_ x: Double) -> String { String(format: "%.2f", x) }
@@ -27,6 +29,7 @@ struct BatteryRun {
             sumSquares += error * error
             guard accuracy >= 0 else { return }
             valid += 1
+            accuracySumSquares += accuracy * accuracy
             if error <= accuracy { within += 1 } else if error > 3 * accuracy { beyond += 1 }
         }
     }
@@ -39,7 +42,13 @@ struct BatteryRun {
     /// that cutoff, Hz, as a part's digital low-pass filter reads it (``PartLowPass``);
     /// `gyroscopeLowPass` the same for the gyroscope.
     init(_ name: String, accelerometerLowPass: Double? = nil, gyroscopeLowPass: Double? = nil) throws {
-        battery = try #require(SimulationBattery.named(name), "no battery case \(name)")
+        let battery = try #require(SimulationBattery.named(name), "no battery case \(name)")
+        self.init(battery, accelerometerLowPass: accelerometerLowPass, gyroscopeLowPass: gyroscopeLowPass)
+    }
+
+    /// The same for a case made here, not in the battery.
+    init(_ battery: BatteryCase, accelerometerLowPass: Double? = nil, gyroscopeLowPass: Double? = nil) {
+        self.battery = battery
         var recording = battery.recording()
         var samples: [SensorSample] = [], truth: [Quaternion] = []
         samples.reserveCapacity(recording.sampleCount)
