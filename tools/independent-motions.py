@@ -24,8 +24,9 @@ turns of a tilted mount, 90° steps with 30 s holds (a rotator), a hand fidgetin
 every attitude (fast and slow), a board hanging 1, 2 and 4 m below a pivot and swinging
 ±20°/±8° at the pendulum's own period while the pivot turns, a person looking around, a
 level trolley pushed to and fro, a lift, a walk with steps and corners, a boat's roll, pitch
-and heave with the sensor 4 m up the mast or 2 m below the roll axis, and a car with and
-without speed. Each is scored
+and heave with the sensor 4 m up the mast or 2 m below the roll axis, a car with and without
+speed, coordinated (banked) turns of a bicycle, a motorbike and an aircraft, whose
+accelerometer reads level throughout, and a car circling a skid pad at 0.64 g. Each is scored
 by `lodestone evaluate --calibration none` (gyro fusion and compass mode), VQF and x-io
 Fusion as tools/side-by-side.py runs them, over the rows after the first 10 s. A row is
 flagged when Lodestone's heading RMSE exceeds VQF's, or the compass's by more than 5 % +
@@ -300,6 +301,43 @@ def boat(seed, arm):
                        arm=arm, acceleration_step=0.02)
 
 
+def banked(speed, rate_dps, turns, duration=300.0):
+    """A coordinated turn, as a bicycle, a motorbike or an aircraft makes it: at `speed` (m/s),
+    turning at `rate_dps` (°/s) left and right in turn over each (start, end) of `turns` (s), 4 s
+    to roll in and out, banked by atan(v·ω/g) so that the specific force stays on the body's
+    up axis. The accelerometer then reads level while the board leans 10–30°; only its length
+    (g / cos bank) shows the turn."""
+    grid = np.arange(0, duration + 5, 0.005)
+    rate = np.zeros_like(grid)
+    for k, (a, b) in enumerate(turns):
+        rate += (-1) ** k * rate_dps * D2R * (smooth_step(grid, a, a + 4) - smooth_step(grid, b - 4, b))
+    v = speed * smooth_step(grid, 5, 15)
+    heading = 0.7 + np.cumsum(rate) * 0.005
+    east, north = np.cumsum(v * np.sin(heading)) * 0.005, np.cumsum(v * np.cos(heading)) * 0.005
+    bank = np.arctan(v * rate / G)
+
+    def sampled(values):
+        return lambda t: np.interp(t, grid, values)
+    return EulerMotion(duration, sampled(heading), zero, sampled(bank),
+                       lambda t: np.stack([sampled(east)(t), sampled(north)(t), 0 * t], -1), acceleration_step=0.02)
+
+
+def test_track(radius, speed, duration=400.0):
+    """A car circling a skid pad of `radius` (m) at `speed` (m/s) for minutes, its roll 5° per g:
+    a centripetal acceleration that never lets up (25 m/s on 100 m: 0.64 g)."""
+    grid = np.arange(0, duration + 5, 0.005)
+    v = speed * smooth_step(grid, 10, 20)
+    heading = 0.3 + np.cumsum(v / radius) * 0.005
+    east, north = np.cumsum(v * np.sin(heading)) * 0.005, np.cumsum(v * np.cos(heading)) * 0.005
+    roll = v * v / radius / G * 5 * D2R
+
+    def sampled(values):
+        return lambda t: np.interp(t, grid, values)
+    return EulerMotion(duration, sampled(heading), zero, sampled(roll),
+                       lambda t: np.stack([sampled(east)(t), sampled(north)(t), 0 * t], -1),
+                       arm=(0.3, 1.2, 0.5), acceleration_step=0.05)
+
+
 def motions():
     rng = np.random.default_rng(5)
     fidget = [random_sines(rng, 6, 0.02, 0.6, 40 * D2R) for _ in range(3)]
@@ -334,6 +372,10 @@ def motions():
         "boat-below-2m": lambda: boat(3, (0.5, 1, -2)),
         "car": lambda: car(np.random.default_rng(11), with_speed=False),
         "car-speed": lambda: car(np.random.default_rng(11), with_speed=True),
+        "bicycle-banked": lambda: banked(8, 20, [(30, 60), (90, 120), (150, 200), (230, 260)]),
+        "motorbike-banked": lambda: banked(25, 10, [(30, 75), (110, 170), (200, 250)]),
+        "aircraft-banked": lambda: banked(60, 3, [(30, 150), (200, 320)], duration=400),
+        "test-track": lambda: test_track(100, 25),
     }
     # A part warming after switch-on, each with its temperature column and a `-blind` twin without it.
     for name, make in [("warming-turn", lambda: EulerMotion(400, lambda t: 0.4 + turned(2)(t))),
