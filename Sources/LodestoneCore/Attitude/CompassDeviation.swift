@@ -154,6 +154,7 @@ public struct CompassDeviation: Sendable {
     /// The deviation to take from the compass heading at heading `heading`
     /// (sin, cos) with the body's up `bodyUp` (unit), rad; nil while the
     /// table is not trusted or the board is not at its up.
+    @inline(__always) // out of line, the whole table was copied to call it
     public func deviation(heading: (sin: Double, cos: Double), bodyUp: Vector3) -> Double? {
         guard isTrusted, let u = up, u.dot(bodyUp) >= cosLevelTolerance else { return nil }
         let h = Self.harmonics(heading), k = Self.firstHarmonic

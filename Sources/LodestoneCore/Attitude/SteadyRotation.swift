@@ -234,6 +234,7 @@ public struct SteadyRotation: Hashable, Sendable {
     }
 
     /// Straight-line fit of one signal: mean, slope, per-axis scatter about the line, slope variance per axis.
+    @inline(__always) // out of line, the whole window was copied to call it
     private func fit(_ s: Moments, spread: Double) -> (mean: Vector3, slope: Vector3, scatter: Double, slopeVariance: Double) {
         let mean = s.sum / weight
         let slope = (s.timeWeighted - s.sum * (timeSum / weight)) / spread
