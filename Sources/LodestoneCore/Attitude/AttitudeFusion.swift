@@ -356,7 +356,11 @@ public struct AttitudeFusion: Sendable {
             // attitude of now.
             let offset = carried.offset ?? .zero
             let present = m + (m - offset).cross(rate) * pending.fieldAge
-            noise.observeField(inEarth: r * (present - offset), time: elapsed)
+            // The noise is learned from the reading also turned by the
+            // magnetometer's own delay: each reading's noise counts that lag
+            // already (``Settings/magnetometerLatency``), and it is no noise.
+            let undelayed = present + (m - offset).cross(rate) * settings.magnetometerLatency
+            noise.observeField(inEarth: r * (undelayed - offset), time: elapsed)
             correctHeading(&correction, field: present, rotation: r, rate: rate, dt: pending.sinceHeading)
             pending.field = nil
             pending.fieldAge = 0

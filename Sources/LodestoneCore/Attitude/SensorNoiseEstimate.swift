@@ -11,15 +11,17 @@
 /// also learned in motion: the earth's field is fixed in the earth frame, so
 /// the readings the filter fuses, one per correction, turned into it by the
 /// gyro-carried attitude, differ by their two noises alone (the attitude
-/// moves by the gyro's error over a correction interval, far less, and the
-/// correction between them is turned out). A board that is never still, or a
-/// gyro too noisy for a rest to be seen, still has it. Readings a correction
-/// interval apart, not successive ones: a sensor that filters its readings
-/// inside correlates its noise over a few samples, and the difference of
-/// neighbours would show little of it. The filter takes the larger of the
-/// two figures: the differences miss what wanders slower than a correction
-/// interval, the rest windows what changes with the attitude in motion (the
-/// calibration's residual, the magnetometer's timing against the gyro).
+/// moves by the gyro's error over a correction interval, far less; the
+/// correction between them is turned out, and so is the lag of a magnetometer
+/// that reports the field late, which the filter counts on its own). A board
+/// that is never still, or a gyro too noisy for a rest to be seen, still has
+/// it. Readings a correction interval apart, not successive ones: a sensor
+/// that filters its readings inside correlates its noise over a few samples,
+/// and the difference of neighbours would show little of it. The filter takes
+/// the larger of the two figures: the differences miss what wanders slower
+/// than a correction interval, the rest windows what changes with the attitude
+/// in motion (the calibration's residual, a timing against the gyro other than
+/// the latency set).
 public struct SensorNoiseEstimate: Hashable, Sendable {
     /// Variance of each magnetometer axis, µT²: the larger of what rests and motion show.
     public var magnetometerVariance: Double { max(restingMagnetometerVariance, movingMagnetometerVariance) }
