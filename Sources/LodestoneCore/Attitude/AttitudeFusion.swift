@@ -355,11 +355,12 @@ public struct AttitudeFusion: Sendable {
             // carried with the board does not turn), it is read with the
             // attitude of now.
             let offset = carried.offset ?? .zero
-            let present = m + (m - offset).cross(rate) * pending.fieldAge
+            let turning = (m - offset).cross(rate)
+            let present = m + turning * pending.fieldAge
             // The noise is learned from the reading also turned by the
             // magnetometer's own delay: each reading's noise counts that lag
             // already (``Settings/magnetometerLatency``), and it is no noise.
-            let undelayed = present + (m - offset).cross(rate) * settings.magnetometerLatency
+            let undelayed = present + turning * settings.magnetometerLatency
             noise.observeField(inEarth: r * (undelayed - offset), time: elapsed)
             correctHeading(&correction, field: present, rotation: r, rate: rate, dt: pending.sinceHeading)
             pending.field = nil
