@@ -58,6 +58,8 @@ public enum SimulationBattery {
     static let moderateBias = Vector3(0.25, -0.15, 0.2)
     /// The largest the battery asks for: 1 °/s on the vertical axis of a level board.
     static let largeBias = Vector3(0.7, -0.6, 1.0)
+    /// Where the drives are: a mid-latitude road.
+    static let road = SimulatedEnvironment(fieldStrength: 49, dip: 60, latitude: 45, declination: 3.5)
 
     static func makeCases() -> [BatteryCase] {
         var cases: [BatteryCase] = []
@@ -86,7 +88,6 @@ public enum SimulationBattery {
         add("tumble-bias1", .tumble, .tumble(.init(seed: 12)), bias: largeBias, environment: tumbleField, seed: 12)
         add("tumble-mag20hz", .tumble, .tumble(.init(seed: 13)), rate: 200, magnetometerRate: 20,
             environment: tumbleField, seed: 13)
-        let road = SimulatedEnvironment(fieldStrength: 49, dip: 60, latitude: 45, declination: 3.5)
         add("drive", .drive, .drive(.init(seed: 21)), environment: road, seed: 21)
         add("drive-bias1", .drive, .drive(.init(seed: 23)), bias: largeBias, environment: road, seed: 23)
         add("drive-speed", .driveWithSpeed, .drive(.init(seed: 21)), speed: true, environment: road, seed: 21)

@@ -79,25 +79,20 @@ import Testing
         var settings = AttitudeFusion.Settings()
         settings.magnetometerLatency = latency
         var fusion = AttitudeFusion(settings: settings)
-        var random = RandomSource(seed: 5)
-        let field = Vector3(0, 21, -45), gravity = Vector3(0, 0, 9.81)
         func swing(_ t: Double) -> Vector3 {
             Vector3(sin(2 * .pi * 1.3 * t), sin(2 * .pi * 0.9 * t + 1), sin(2 * .pi * 1.7 * t + 2)) * 3
         }
-        // The attitude on a 1 ms grid, so that the field can be read 10 ms late.
+        // The board moved on a 1 ms grid, so that the field can be read 10 ms late.
+        var board = MotionSimulation(seed: 5)
+        board.magNoise = noise
         let step = 0.001, perSample = Int((1 / rate / step).rounded()), lag = Int((latency / step).rounded())
-        var attitudes = [Quaternion(w: 1, x: 0, y: 0, z: 0)]
-        for k in 0..<(60_000 + 1) {
-            let t = Double(k) * step
-            let w = (swing(t) + swing(t + step)) * 0.5
-            attitudes.append((attitudes[k] * Quaternion(rotationVector: w * step)).normalized)
-        }
-        for k in stride(from: lag, to: attitudes.count - 1, by: perSample) {
-            let q = attitudes[k], late = attitudes[k - lag]
-            let (nx, ny, nz) = random.gaussianVector(sigma: noise)
-            fusion.update(acceleration: q.conjugate.rotate(gravity),
-                          magneticField: late.conjugate.rotate(field) + Vector3(nx, ny, nz),
-                          angularRate: swing(Double(k) * step), dt: 1 / rate)
+        var readings: [MotionSimulation.Reading] = []
+        for k in 0..<60_000 {
+            readings.append(board.step(rate: swing(Double(k) * step), dt: step))
+            guard k >= lag, k % perSample == 0 else { continue }
+            let now = readings[k]
+            fusion.update(acceleration: now.acceleration, magneticField: readings[k - lag].magneticField,
+                          angularRate: now.angularRate, dt: 1 / rate)
         }
         let learned = fusion.noise.movingMagnetometerVariance.squareRoot()
         #expect(learned < 1.5 * noise, "learned \(learned) µT for a magnetometer of \(noise) µT")

@@ -63,11 +63,10 @@ import Testing
     /// adopted", sharper accuracy in vehicles).
     @Test(arguments: [50.0, 100.0], 1...8)
     func drivesBeyondTheBattery(rate: Double, seed: Int) {
-        let road = SimulatedEnvironment(fieldStrength: 49, dip: 60, latitude: 45, declination: 3.5)
         let name = "drive-seed\(seed)-\(Int(rate))hz"
         let drive = SimulationBattery.makeCase(name, .drive, .drive(.init(seed: UInt64(seed))), rate: rate,
                                                bias: SimulationBattery.largeBias, magnetometerRate: nil, speed: false,
-                                               environment: road, seed: UInt64(seed))
+                                               environment: SimulationBattery.road, seed: UInt64(seed))
         let fused = BatteryRun(drive).score(.auto)
         print("\(name): fused \(fused)")
         #expect(fused.beyondShare <= 0.01,
