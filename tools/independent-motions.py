@@ -239,12 +239,10 @@ def car(rng, with_speed, duration=600.0):
     roll = speed * speed * curvature / G * 5 * D2R
     pitch = road - np.gradient(speed, dt) / G * 3 * D2R
 
-    def sampled(values):
-        return lambda q: np.interp(q, t, values)
-    track = sampled(np.degrees(heading) % 360)
-    reports = (lambda q: (sampled(speed)(q), track(q))) if with_speed else None
-    return EulerMotion(duration - 5, sampled(heading), sampled(pitch), sampled(roll),
-                       lambda q: np.stack([sampled(point[:, k])(q) for k in range(3)], -1),
+    track = sampled(t, np.degrees(heading) % 360)
+    reports = (lambda q: (sampled(t, speed)(q), track(q))) if with_speed else None
+    return EulerMotion(duration - 5, sampled(t, heading), sampled(t, pitch), sampled(t, roll),
+                       lambda q: np.stack([sampled(t, point[:, k])(q) for k in range(3)], -1),
                        arm=(0.3, 1.2, 0.5), speed_track=reports, acceleration_step=0.05)
 
 
@@ -301,6 +299,21 @@ def boat(seed, arm):
                        arm=arm, acceleration_step=0.02)
 
 
+def sampled(grid, values):
+    """`values` on `grid` as a function of time, linearly interpolated."""
+    return lambda t: np.interp(t, grid, values)
+
+
+def level_vehicle(grid, heading, speed, roll, duration, arm=(0, 0, 0), acceleration_step=0.02):
+    """A vehicle on level ground along `heading` (rad) at `speed` (m/s), rolled by `roll` (rad),
+    each on `grid` (s, evenly spaced); its path integrated from them."""
+    dt = grid[1] - grid[0]
+    east, north = np.cumsum(speed * np.sin(heading)) * dt, np.cumsum(speed * np.cos(heading)) * dt
+    return EulerMotion(duration, sampled(grid, heading), zero, sampled(grid, roll),
+                       lambda t: np.stack([sampled(grid, east)(t), sampled(grid, north)(t), 0 * t], -1),
+                       arm=arm, acceleration_step=acceleration_step)
+
+
 def banked(speed, rate_dps, turns, duration=300.0):
     """A coordinated turn, as a bicycle, a motorbike or an aircraft makes it: at `speed` (m/s),
     turning at `rate_dps` (°/s) left and right in turn over each (start, end) of `turns` (s), 4 s
@@ -313,13 +326,7 @@ def banked(speed, rate_dps, turns, duration=300.0):
         rate += (-1) ** k * rate_dps * D2R * (smooth_step(grid, a, a + 4) - smooth_step(grid, b - 4, b))
     v = speed * smooth_step(grid, 5, 15)
     heading = 0.7 + np.cumsum(rate) * 0.005
-    east, north = np.cumsum(v * np.sin(heading)) * 0.005, np.cumsum(v * np.cos(heading)) * 0.005
-    bank = np.arctan(v * rate / G)
-
-    def sampled(values):
-        return lambda t: np.interp(t, grid, values)
-    return EulerMotion(duration, sampled(heading), zero, sampled(bank),
-                       lambda t: np.stack([sampled(east)(t), sampled(north)(t), 0 * t], -1), acceleration_step=0.02)
+    return level_vehicle(grid, heading, v, np.arctan(v * rate / G), duration)
 
 
 def test_track(radius, speed, duration=400.0):
@@ -328,14 +335,8 @@ def test_track(radius, speed, duration=400.0):
     grid = np.arange(0, duration + 5, 0.005)
     v = speed * smooth_step(grid, 10, 20)
     heading = 0.3 + np.cumsum(v / radius) * 0.005
-    east, north = np.cumsum(v * np.sin(heading)) * 0.005, np.cumsum(v * np.cos(heading)) * 0.005
-    roll = v * v / radius / G * 5 * D2R
-
-    def sampled(values):
-        return lambda t: np.interp(t, grid, values)
-    return EulerMotion(duration, sampled(heading), zero, sampled(roll),
-                       lambda t: np.stack([sampled(east)(t), sampled(north)(t), 0 * t], -1),
-                       arm=(0.3, 1.2, 0.5), acceleration_step=0.05)
+    return level_vehicle(grid, heading, v, v * v / radius / G * 5 * D2R, duration,
+                         arm=(0.3, 1.2, 0.5), acceleration_step=0.05)
 
 
 def motions():
