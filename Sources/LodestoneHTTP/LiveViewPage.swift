@@ -191,7 +191,7 @@ function onEvent(e) {
   while (list.children.length > 40) list.removeChild(list.lastChild);
   if (kind === "magneticDisturbance") state.disturbance = e.state !== "end";
   if (kind === "calibrationNeeded") state.calibration = true;
-  if (kind === "calibrationUpdated") state.calibration = false;
+  if (kind === "calibrationUpdated" && e.reason === "hardIronTracking") state.calibration = false;
   if (kind === "trueHeadingUnavailable") state.trueReason = e.detail || e.reason || "";
   if (kind === "trueHeadingAvailable") state.trueReason = "";
   if (kind === "steerStopped") state.steer = null;

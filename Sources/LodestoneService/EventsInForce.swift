@@ -3,7 +3,8 @@
 /// is available. A new live view gets them first; gpsd's `mag_st` is made from them.
 ///
 /// The latest event of each name is kept until an event ends it: its own `end` state,
-/// `sourceResumed` (ends `sourceFault`), `calibrationUpdated` (ends `calibrationNeeded`),
+/// `sourceResumed` (ends `sourceFault`), `calibrationUpdated` by hard-iron tracking (ends
+/// `calibrationNeeded`: the profile was put right; the pipeline's in-memory `hardIronSwing` does not),
 /// `sensorHealth` without flags, or another of the true-heading states. Events that
 /// say something once (`linesDropped`, `steerStopped` …) are not kept.
 struct EventsInForce {
@@ -17,7 +18,7 @@ struct EventsInForce {
         var ended: Set<String> = [e.name]
         switch e.name {
         case "sourceResumed": ended.insert("sourceFault")
-        case "calibrationUpdated": ended.insert("calibrationNeeded")
+        case "calibrationUpdated" where e.reason == "hardIronTracking": ended.insert("calibrationNeeded")
         case _ where Self.trueHeadingStates.contains(e.name): ended.formUnion(Self.trueHeadingStates)
         default: break
         }

@@ -169,3 +169,37 @@ private let north = "0,0,9.81,0,20,-40"
         #expect(r.headings.count > 50)
     }
 }
+
+/// `replay` of a car whose steel adds a hard iron the bench profile does not
+/// hold: the pipeline swings it out as the car turns and says so.
+@Suite struct ReplaySwungHardIronTests {
+    let scratch = TemporaryDirectory()
+
+    /// The profile a bench calibration in the simulator's field (50 µT, 65°) gives.
+    func benchProfile() -> String {
+        scratch.file("bench.json", """
+            {"formatVersion": 1, "sensor": "magnetometer", "created": "2026-12-01T00:00:00Z", "device": {},
+             "parameters": {"unit": "uT", "offset": [0, 0, 0], "matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]},
+             "quality": {"grade": "good", "model": "full", "fitErrorPercent": 1.0, "residualRMS": 0.5,
+                         "fittedMagnitude": 50.0, "dip": 65.0, "coveragePercent": 99, "sampleCount": 30000,
+                         "outlierCount": 0}}
+            """)
+    }
+
+    func swung(ironOf iron: String) throws -> [[String: Any]] {
+        let log = scratch.path("drive-\(iron).lslog")
+        try CommandRunner.run(["simulate", "-o", log, "--scenario", "drive", "--duration", "240", "--gyro",
+                               "--hard-iron", iron, "--seed", "3"]).expectSuccess()
+        let r = try CommandRunner.run(["replay", log, "--calibration", benchProfile(), "--heading-filter", "5"])
+        #expect(r.status == 0)
+        return r.events.filter { $0["reason"] as? String == "hardIronSwing" }
+    }
+
+    @Test func aCarsIronIsSwungOutAndReported() throws {
+        let events = try swung(ironOf: "8,-5,6")
+        let first = try #require(events.first, "no hardIronSwing event")
+        #expect(first["event"] as? String == "calibrationUpdated")
+        #expect((first["detail"] as? String)?.contains("µT") == true)
+        #expect(try swung(ironOf: "0,0,0").isEmpty)
+    }
+}

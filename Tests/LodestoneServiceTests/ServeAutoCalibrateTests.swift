@@ -54,13 +54,14 @@ import Testing
         let (profile, log) = try fixtures()
         let before = try Data(contentsOf: URL(fileURLWithPath: profile))
 
-        // Off by default.
+        // Off by default: the profile is not touched. (The pipeline may still
+        // swing the changed hard iron out in memory, a `hardIronSwing` update.)
         let plain = try serve(["--source", "replay:\(log)", "--calibration", profile])
-        #expect(!plain.events.contains { $0.string("event") == "calibrationUpdated" })
+        #expect(!plain.events.contains { $0.string("reason") == "hardIronTracking" })
         #expect(try Data(contentsOf: URL(fileURLWithPath: profile)) == before)
 
         let run = try serve(["--source", "replay:\(log)", "--calibration", profile, "--auto-calibrate"])
-        let updates = run.events.filter { $0.string("event") == "calibrationUpdated" }
+        let updates = run.events.filter { $0.string("reason") == "hardIronTracking" }
         let event = try #require(updates.first, "\(run.events.map { $0.string("event") ?? "" }) \(run.stderr)")
         print("measured serve --auto-calibrate: \(event.string("detail") ?? "")")
         #expect(updates.count == 1)

@@ -168,6 +168,11 @@ public struct MagneticEnvironmentMonitor: Sendable {
     }
 
     /// Hands over the events raised since the last call.
+    /// An event of the pipeline's own, delivered with the monitor's.
+    public mutating func report(_ event: MagneticEvent) {
+        events.append(event)
+    }
+
     public mutating func takeEvents() -> [MagneticEvent] {
         defer { events.removeAll() }
         return events

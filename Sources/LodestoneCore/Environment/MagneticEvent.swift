@@ -6,6 +6,9 @@ public enum MagneticEvent: Hashable, Sendable {
     case disturbanceStarted(DisturbanceReason, detail: String)
     /// The field is back to normal.
     case disturbanceEnded(detail: String)
+    /// The pipeline took a hard iron the calibration left out of the readings
+    /// (``HardIronSwing``): the board's strength showed it as the board turned.
+    case hardIronSwung(detail: String)
 }
 
 /// Why a calibration is needed.

@@ -76,6 +76,8 @@ public struct HeadingEstimator: Sendable {
     public private(set) var accuracyEstimator: HeadingAccuracyEstimator
     public private(set) var monitor: MagneticEnvironmentMonitor
     public private(set) var fusion: AttitudeFusion
+    /// Learns a hard iron the calibration left in the readings as the board turns.
+    public private(set) var swing: HardIronSwing
     /// Declination in degrees where the position is known: a position
     /// source's course (from true north) becomes magnetic for speed aiding.
     public var declination: Double?
@@ -106,7 +108,11 @@ public struct HeadingEstimator: Sendable {
         accuracyEstimator = HeadingAccuracyEstimator(settings: settings.accuracy)
         monitor = MagneticEnvironmentMonitor(settings: settings.monitor, calibration: settings.calibrationStatus,
                                              expected: settings.expectedField, wallClockStart: settings.wallClockStart)
-        fusion = AttitudeFusion(settings: Self.fusionSettings(settings))
+        let fusionSettings = Self.fusionSettings(settings)
+        fusion = AttitudeFusion(settings: fusionSettings)
+        swing = HardIronSwing(compassError: fusionSettings.compassError * Angle.radiansPerDegree,
+                              dip: Self.dip(settings))
+        swing.reference = Self.referenceField(settings)
         axis = settings.forwardAxis.vector
         mayFuse = settings.fusion != .ecompass
         maximumAxisUp = Self.cosine(degrees: settings.minimumAxisElevation)
@@ -147,6 +153,7 @@ public struct HeadingEstimator: Sendable {
             let still = smoother.agitation < Self.stillRate
                 && abs(smoother.gravity.squaredLength - Self.gravity2) < Self.stillGravity2
             monitor.update(field: m, up: up, still: still, time: sample.time, dt: monitorTime)
+            swingHardIron(field: m, up: up, north: up.cross(east), dt: monitorTime)
             monitorTime = 0
             monitorStarted = true
         }
@@ -175,7 +182,9 @@ public struct HeadingEstimator: Sendable {
         monitorTime += max(0, dt)
         if monitorTime >= Self.monitorInterval || !monitorStarted {
             // The monitor works on ≥ 20 ms scales: 50 updates a second suffice.
-            monitor.update(field: m, up: q.conjugate.rotate(.unitZ), still: fusion.isAtRest, time: time, dt: monitorTime)
+            let up = q.conjugate.rotate(.unitZ)
+            monitor.update(field: m, up: up, still: fusion.isAtRest, time: time, dt: monitorTime)
+            swingHardIron(field: m, up: up, north: q.conjugate.rotate(.unitY), dt: monitorTime)
             monitorTime = 0
             monitorStarted = true
         }
@@ -200,6 +209,9 @@ public struct HeadingEstimator: Sendable {
     /// The field the model expects here changed (new position or date).
     public mutating func setExpectedField(_ field: ExpectedField?) {
         monitor.setExpected(field)
+        var known = settings
+        known.expectedField = field
+        swing.reference = Self.referenceField(known)
     }
 
     /// Replaces the magnetometer calibration and its status without starting
@@ -213,11 +225,32 @@ public struct HeadingEstimator: Sendable {
         settings.calibration = calibration
         settings.calibrationStatus = status
         monitor.replaceCalibration(status)
+        swing.reset()
         guard calibration != old, let inverse = old.softIron.inverse else { return }
         // new(raw) = A·old(raw) + b with A = S'·S⁻¹, b = S'·(o − o')
         let a = calibration.softIron * inverse, b = calibration.softIron * (old.hardIron - calibration.hardIron)
         smoother.transformField { a * $0 + b }
         fusion.calibrationChanged(compassError: Self.fusionSettings(settings).compassError) { a * $0 + b }
+    }
+
+    /// Feeds ``HardIronSwing``; an offset it adopts goes into the calibration
+    /// (`B = S·(raw − o) − h = S·(raw − o − S⁻¹h)`), and an event says so.
+    private mutating func swingHardIron(field m: Vector3, up: Vector3, north: Vector3, dt: Double) {
+        guard let h = swing.observe(field: m, up: up, north: north, dt: dt), let inverse = settings.calibration.softIron.inverse else { return }
+        let old = settings.calibration.hardIron
+        var swung = settings.calibration
+        swung.hardIron = old + inverse * h
+        let learning = swing
+        replaceCalibration(swung, status: settings.calibrationStatus)
+        swing = learning
+        monitor.report(.hardIronSwung(detail: "the field's strength followed an offset of " + Self.text(h)
+            + " µT as the board turned, which the calibration did not take out (a vehicle's steel, or no calibration): "
+            + "taken out from now on (hard iron " + Self.text(old) + " → " + Self.text(swung.hardIron) + " µT)"))
+    }
+
+    private static func text(_ v: Vector3) -> String {
+        func one(_ x: Double) -> String { "\((x * 10).rounded() / 10)" }
+        return "(" + one(v.x) + ", " + one(v.y) + ", " + one(v.z) + ")"
     }
 
     /// Events raised since the last call (calibration prompts, disturbances).
@@ -243,12 +276,15 @@ public struct HeadingEstimator: Sendable {
         guard estimate.isValid else { return -1 }
         if isFusing { return fusedAccuracy() }
         let departure = monitor.departure
-        return accuracyEstimator.accuracy(.init(
+        let compass = accuracyEstimator.accuracy(.init(
             gravity: smoother.gravity, field: smoother.field, smoothingFactor: smoother.lastAlpha,
             cutoff: smoother.cutoff, agitation: smoother.agitation,
             strengthDeparture: departure.strength, dipDeparture: departure.dip,
             isDisturbed: monitor.isDisturbed, disturbanceBound: monitor.disturbanceBound,
             calibration: settings.calibrationStatus))
+        let suspected = swing.suspectedHeadingError * Angle.degreesPerRadian
+        guard suspected > 0, compass >= 0 else { return compass }
+        return min(180, (compass * compass + suspected * suspected).squareRoot())
     }
 
     /// Gyro fusion's heading uncertainty (which holds the compass error it
@@ -268,7 +304,9 @@ public struct HeadingEstimator: Sendable {
         let axisTilt = fusion.tiltUncertainty * abs(forward.z) / horizontal
         let heading = fusion.headingUncertainty
         let departure = monitor.calibrationDepartureHeadingError
-        return min(180, (heading * heading + axisTilt * axisTilt + departure * departure).squareRoot())
+        let suspected = swing.suspectedHeadingError * Angle.degreesPerRadian
+        return min(180, (heading * heading + axisTilt * axisTilt + departure * departure + suspected * suspected)
+            .squareRoot())
     }
 
     /// The fusion's settings with the compass error it starts from taken from
@@ -276,10 +314,22 @@ public struct HeadingEstimator: Sendable {
     static func fusionSettings(_ settings: Settings) -> AttitudeFusion.Settings {
         var fusion = settings.fusionSettings
         fusion.vehicleForwardAxis = settings.forwardAxis.vector
-        let dip = settings.calibrationStatus?.dip ?? settings.expectedField?.dip ?? 60
+        let dip = Self.dip(settings)
         fusion.compassError = settings.calibrationStatus.map {
             max(settings.accuracy.minimumCalibrationError, $0.headingError(dip: dip))
         } ?? settings.accuracy.uncalibratedError
         return fusion
+    }
+
+    /// The field's strength and dip where both are known: the model's, else the profile's.
+    static func referenceField(_ settings: Settings) -> ExpectedField? {
+        if let field = settings.expectedField, field.dip != nil { return field }
+        guard let status = settings.calibrationStatus, let dip = status.dip else { return nil }
+        return ExpectedField(strength: status.fieldStrength, dip: dip)
+    }
+
+    /// The dip the compass error is judged at, degrees: the profile's, the model's, or a middle latitude's.
+    static func dip(_ settings: Settings) -> Double {
+        settings.calibrationStatus?.dip ?? settings.expectedField?.dip ?? 60
     }
 }

@@ -20,7 +20,7 @@ public struct HeadingEvent: Hashable, Sendable, CustomStringConvertible {
         case positionKnown, noPosition, noFix, gpsdUnreachable, fixTooOld, blackoutZone, cautionZone, modelUnusable
         case outsideValidity
         // The magnetic environment and the calibration.
-        case neverCalibrated, fitStale, fieldMagnitudeOff, dipOff, fieldNormal, hardIronTracking
+        case neverCalibrated, fitStale, fieldMagnitudeOff, dipOff, fieldNormal, hardIronTracking, hardIronSwing
         // The forward axis.
         case forwardAxisVertical, forwardAxisUsable
         // The source.
@@ -64,6 +64,8 @@ public struct HeadingEvent: Hashable, Sendable, CustomStringConvertible {
                       timestamp: timestamp)
         case .disturbanceEnded(let detail):
             self.init(.magneticDisturbance, .fieldNormal, detail, state: .end, timestamp: timestamp)
+        case .hardIronSwung(let detail):
+            self.init(.calibrationUpdated, .hardIronSwing, detail, timestamp: timestamp)
         }
     }
 }
