@@ -144,7 +144,6 @@ public struct HardIronSwing: Sendable {
         var field = Vector3.zero
         var strengthSquared = 0.0
         var up = Vector3.zero
-        var north = Vector3.zero
         var first = Vector3.zero
         var time = 0.0
     }
@@ -169,23 +168,23 @@ public struct HardIronSwing: Sendable {
         cosBlockTurnSquared = pow(cos(settings.blockTurn), 2)
     }
 
-    /// One calibrated reading `m` (µT) with the board's `up` and magnetic
-    /// `north` as its attitude has them (unit, body frame), `dt` s after the previous one.
+    /// One calibrated reading `m` (µT) with the board's `up` as its attitude has
+    /// it (unit, body frame), `dt` s after the previous one. `north`, the
+    /// magnetic north in the body frame, is asked for once an equation closes.
     /// Returns an offset to take out of the readings once one is adopted (µT,
     /// in the calibrated frame); the equations then start again.
     @inline(__always) // once per monitor update: out of line it cost a call and a copy of the reading's vectors
-    public mutating func observe(field m: Vector3, up: Vector3, north: Vector3, dt: Double) -> Vector3? {
+    public mutating func observe(field m: Vector3, up: Vector3, dt: Double, north: () -> Vector3) -> Vector3? {
         if block.count > 0 {
             let d = m.dot(block.first)
             let turned = d < 0 || d * d < cosBlockTurnSquared * m.squaredLength * block.first.squaredLength
-            if block.time >= settings.blockTime || turned { closeBlock() }
+            if block.time >= settings.blockTime || turned { closeBlock(north: north()) }
         }
         if block.count == 0 { block.first = m }
         block.count += 1
         block.field += m
         block.strengthSquared += m.squaredLength
         block.up += up
-        block.north += north
         block.time += dt
         sinceSolve += dt
         guard sinceSolve >= settings.solveInterval else { return nil }
@@ -207,9 +206,9 @@ public struct HardIronSwing: Sendable {
         suspectedHeadingError = 0
     }
 
-    private mutating func closeBlock() {
+    private mutating func closeBlock(north: Vector3) {
         let n = block.count, up = block.up.normalized
-        let earth = (block.north.normalized * cosDip - up * sinDip).normalized
+        let earth = (north * cosDip - up * sinDip).normalized
         equations.add(block.field / n, strengthSquared: block.strengthSquared / n, up: up, earth: earth,
                       keeping: exp(-block.time / settings.memory))
         block = Block()

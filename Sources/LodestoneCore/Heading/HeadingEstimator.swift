@@ -153,7 +153,7 @@ public struct HeadingEstimator: Sendable {
             let still = smoother.agitation < Self.stillRate
                 && abs(smoother.gravity.squaredLength - Self.gravity2) < Self.stillGravity2
             monitor.update(field: m, up: up, still: still, time: sample.time, dt: monitorTime)
-            swingHardIron(field: m, up: up, north: up.cross(east), dt: monitorTime)
+            swingHardIron(field: m, up: up, dt: monitorTime) { up.cross(east) }
             monitorTime = 0
             monitorStarted = true
         }
@@ -184,7 +184,7 @@ public struct HeadingEstimator: Sendable {
             // The monitor works on ≥ 20 ms scales: 50 updates a second suffice.
             let up = q.conjugate.rotate(.unitZ)
             monitor.update(field: m, up: up, still: fusion.isAtRest, time: time, dt: monitorTime)
-            swingHardIron(field: m, up: up, north: q.conjugate.rotate(.unitY), dt: monitorTime)
+            swingHardIron(field: m, up: up, dt: monitorTime) { q.conjugate.rotate(.unitY) }
             monitorTime = 0
             monitorStarted = true
         }
@@ -235,8 +235,9 @@ public struct HeadingEstimator: Sendable {
 
     /// Feeds ``HardIronSwing``; an offset it adopts goes into the calibration
     /// (`B = S·(raw − o) − h = S·(raw − o − S⁻¹h)`), and an event says so.
-    private mutating func swingHardIron(field m: Vector3, up: Vector3, north: Vector3, dt: Double) {
-        guard let h = swing.observe(field: m, up: up, north: north, dt: dt), let inverse = settings.calibration.softIron.inverse else { return }
+    @inline(__always)
+    private mutating func swingHardIron(field m: Vector3, up: Vector3, dt: Double, north: () -> Vector3) {
+        guard let h = swing.observe(field: m, up: up, dt: dt, north: north), let inverse = settings.calibration.softIron.inverse else { return }
         let old = settings.calibration.hardIron
         var swung = settings.calibration
         swung.hardIron = old + inverse * h
