@@ -39,8 +39,8 @@ import Darwin
 /// 4. it matters: it would turn the heading by more than
 ///    ``Settings/compassErrorMultiple`` times the compass error the filter
 ///    already allows, so that what the calibration is trusted with is left to it;
-/// 5. without a reference, every direction it leaves unsolved stayed near the
-///    board's up.
+/// 5. it is the whole offset: every direction it leaves unsolved stayed near
+///    the board's up (a level turn's axis).
 /// ``Settings/confirmations`` candidates in a row that agree are adopted: the
 /// pipeline takes the offset into its calibration. Until then, and for what
 /// an adopted offset leaves unsolved, ``suspectedHeadingError`` tells the
@@ -243,11 +243,14 @@ public struct HardIronSwing: Sendable {
         }
         let gate = settings.gate * settings.gate, matters = settings.compassErrorMultiple * compassError * horizontal
         guard wholeChiSquared >= gate, whole.length > matters else { return nil }
-        // Without a reference, a direction left unsolved must have stayed near
-        // the board's up (a level turn's axis), where an offset turns no
-        // heading: a board that tilts (a boat's roll) waits for every one.
+        // Only the whole offset is taken: a direction left unsolved must have
+        // stayed near the board's up (a level turn's axis, without a
+        // reference), where an offset turns no heading. A part taken alone can
+        // leave the heading worse than before (the rest no longer cancels
+        // some of it), and over a short arc a hard iron that drifts passes for
+        // an offset along the arc (0.3 °/s: 2° → 14° off).
         let tilt = sin(settings.leastSwing)
-        let complete = reference != nil || zip(eigen.vectors, eigen.valueList).allSatisfy { v, value in
+        let complete = zip(eigen.vectors, eigen.valueList).allSatisfy { v, value in
             value >= pinned || 1 - v.dot(e.uu * v) / n <= tilt * tilt
         }
         let adoptable = complete && chiSquared >= gate && h.length > matters

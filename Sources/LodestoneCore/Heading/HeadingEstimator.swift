@@ -221,11 +221,16 @@ public struct HeadingEstimator: Sendable {
     /// carried with the board (it may have been the offset now corrected).
     /// Used by online hard-iron tracking; a reload with other settings starts anew.
     public mutating func replaceCalibration(_ calibration: MagneticCalibration, status: CalibrationStatus?) {
-        let old = settings.calibration
-        settings.calibration = calibration
         settings.calibrationStatus = status
         monitor.replaceCalibration(status)
         swing.reset()
+        moveCalibration(to: calibration)
+    }
+
+    /// The smoothed field and gyro fusion carried over to a new calibration.
+    private mutating func moveCalibration(to calibration: MagneticCalibration) {
+        let old = settings.calibration
+        settings.calibration = calibration
         guard calibration != old, let inverse = old.softIron.inverse else { return }
         // new(raw) = A·old(raw) + b with A = S'·S⁻¹, b = S'·(o − o')
         let a = calibration.softIron * inverse, b = calibration.softIron * (old.hardIron - calibration.hardIron)
@@ -241,6 +246,8 @@ public struct HeadingEstimator: Sendable {
         let old = settings.calibration.hardIron
         var swung = settings.calibration
         swung.hardIron = old + inverse * h
+        // The monitor's averages were of readings through the old offset: it
+        // starts again, and the swing keeps what it holds of the part left unsolved.
         let learning = swing
         replaceCalibration(swung, status: settings.calibrationStatus)
         swing = learning
