@@ -4,8 +4,10 @@ import Testing
 
 /// A board calibrated on the bench, then fixed in a car or a boat whose steel
 /// adds a hard iron its profile does not hold (``HardIronSwing``). Before,
-/// the heading was as wrong as that compass for the whole trip (measured on
-/// e895d04: drive 23.8°, boat 21.6°); the accuracy knew, but nothing learned it.
+/// the heading was as wrong as that compass for the whole trip: on e895d04,
+/// `lodestone simulate --scenario drive|boat --gyro --hard-iron 8,-5,6 --seed 3`
+/// with a bench profile was 17.9° and 23.7° off; the accuracy knew, but nothing
+/// learned the offset.
 @Suite struct InstalledIronTests {
     struct Trip {
         var rmseAfter: Double
