@@ -3,9 +3,10 @@ import LodestoneCore
 /// Eigenvalues and eigenvectors of a small symmetric matrix by the cyclic
 /// Jacobi method (Golub & Van Loan, *Matrix Computations*, §8.5).
 ///
-/// Jacobi is slow for big matrices but exact to rounding for the 3×3 and
-/// ≤10×10 matrices here, needs no pivoting and always returns an orthonormal
-/// eigenbasis, which the matrix square roots below rely on.
+/// Jacobi is slow for big matrices but exact to rounding for the ≤10×10
+/// matrices here, needs no pivoting and always returns an orthonormal
+/// eigenbasis, which the matrix square roots below rely on. A `Matrix3` goes to
+/// ``SymmetricEigen3`` instead, the same method kept on the stack.
 struct SymmetricEigen: Sendable {
     /// Eigenvalues in ascending order.
     let values: [Double]
@@ -78,11 +79,10 @@ extension Matrix3 {
     }
 
     /// Eigenvalues (ascending) and eigenvectors (as the matching columns of a
-    /// rotation matrix) of the symmetric part of this matrix.
+    /// rotation matrix) of the symmetric part of this matrix (``SymmetricEigen3``).
     var symmetricEigen: (values: Vector3, vectors: Matrix3) {
-        let e = SymmetricEigen(symmetricPart.squareMatrix)
-        let cols = e.vectors.map { Vector3($0[0], $0[1], $0[2]) }
-        return (Vector3(e.values[0], e.values[1], e.values[2]), Matrix3(columns: cols[0], cols[1], cols[2]))
+        let e = SymmetricEigen3(symmetricPart)
+        return (Vector3(e.values[0], e.values[1], e.values[2]), Matrix3(columns: e.vectors[0], e.vectors[1], e.vectors[2]))
     }
 
     /// `V · diag(f(λ)) · Vᵀ` for the eigen-decomposition of the symmetric part.

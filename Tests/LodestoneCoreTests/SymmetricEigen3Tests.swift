@@ -14,9 +14,9 @@ import Testing
         }
         for m in matrices {
             let e = SymmetricEigen3(m)
-            let scale = max(1, abs(e.values.x), abs(e.values.z))
-            #expect(e.values.x <= e.values.y && e.values.y <= e.values.z, "\(m)")
-            for (v, value) in zip(e.vectors, e.valueList) {
+            let scale = max(1, abs(e.values[0]), abs(e.values[2]))
+            #expect(e.values[0] <= e.values[1] && e.values[1] <= e.values[2], "\(m)")
+            for (v, value) in zip(e.vectors, e.values) {
                 #expect((m * v - v * value).length <= 1e-12 * scale, "\(m): \(v) \(value)")
                 #expect(abs(v.length - 1) < 1e-12)
             }

@@ -235,7 +235,7 @@ public struct HardIronSwing: Sendable {
         let unexplained = e.yy - e.rc * e.rc / n
         guard unexplained > 0, e.residual(offset: whole) <= (1 - settings.explainedShare) * unexplained else { return nil }
         var wholeChiSquared = 0.0, chiSquared = 0.0, variance = 0.0
-        for (v, value) in zip(eigen.vectors, eigen.valueList) where value > 0 {
+        for (v, value) in zip(eigen.vectors, eigen.values) where value > 0 {
             wholeChiSquared += pow(v.dot(whole), 2) * value
             guard value >= pinned else { continue }
             chiSquared += pow(v.dot(h), 2) * value
@@ -250,7 +250,7 @@ public struct HardIronSwing: Sendable {
         // some of it), and over a short arc a hard iron that drifts passes for
         // an offset along the arc (0.3 °/s: 2° → 14° off).
         let tilt = sin(settings.leastSwing)
-        let complete = zip(eigen.vectors, eigen.valueList).allSatisfy { v, value in
+        let complete = zip(eigen.vectors, eigen.values).allSatisfy { v, value in
             value >= pinned || 1 - v.dot(e.uu * v) / n <= tilt * tilt
         }
         let adoptable = complete && chiSquared >= gate && h.length > matters
@@ -282,7 +282,7 @@ public struct HardIronSwing: Sendable {
         let turned = (e.ee - Matrix3(rows: e.e * e.e.x, e.e * e.e.y, e.e * e.e.z) * (1 / n)) * (4 * strength * strength)
         let least = 4 * n * pow(strength * sin(settings.leastSwing), 2)
         var information = Matrix3.zero, right = Vector3.zero
-        for (v, value) in zip(spreadEigen.vectors, spreadEigen.valueList)
+        for (v, value) in zip(spreadEigen.vectors, spreadEigen.values)
         where value > 0 && v.dot(turned * v) >= max(settings.turnedShare * value, least) {
             information = information + Matrix3(rows: v * v.x, v * v.y, v * v.z) * (value / noise)
             right += v * (v.dot(side) / noise)
@@ -300,7 +300,7 @@ public struct HardIronSwing: Sendable {
     /// eigenvalue is positive and at least `smallest`.
     private static func offset(information eigen: SymmetricEigen3, side: Vector3, smallest: Double) -> Vector3 {
         var h = Vector3.zero
-        for (v, value) in zip(eigen.vectors, eigen.valueList) where value > 0 && value >= smallest {
+        for (v, value) in zip(eigen.vectors, eigen.values) where value > 0 && value >= smallest {
             h += v * (v.dot(side) / value)
         }
         return h

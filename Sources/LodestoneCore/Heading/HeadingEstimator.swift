@@ -221,14 +221,15 @@ public struct HeadingEstimator: Sendable {
     /// carried with the board (it may have been the offset now corrected).
     /// Used by online hard-iron tracking; a reload with other settings starts anew.
     public mutating func replaceCalibration(_ calibration: MagneticCalibration, status: CalibrationStatus?) {
-        settings.calibrationStatus = status
-        monitor.replaceCalibration(status)
         swing.reset()
-        moveCalibration(to: calibration)
+        takeCalibration(calibration, status: status)
     }
 
-    /// The smoothed field and gyro fusion carried over to a new calibration.
-    private mutating func moveCalibration(to calibration: MagneticCalibration) {
+    /// The new calibration in use: the monitor compares with its status from
+    /// the next readings, the smoothed field and gyro fusion carry over to it.
+    private mutating func takeCalibration(_ calibration: MagneticCalibration, status: CalibrationStatus?) {
+        settings.calibrationStatus = status
+        monitor.replaceCalibration(status)
         let old = settings.calibration
         settings.calibration = calibration
         guard calibration != old, let inverse = old.softIron.inverse else { return }
@@ -247,10 +248,9 @@ public struct HeadingEstimator: Sendable {
         var swung = settings.calibration
         swung.hardIron = old + inverse * h
         // The monitor's averages were of readings through the old offset: it
-        // starts again, and the swing keeps what it holds of the part left unsolved.
-        let learning = swing
-        replaceCalibration(swung, status: settings.calibrationStatus)
-        swing = learning
+        // starts again. The swing started its own again, and keeps what it holds
+        // of the part left unsolved.
+        takeCalibration(swung, status: settings.calibrationStatus)
         monitor.report(.hardIronSwung(detail: "the field's strength followed an offset of " + Self.text(h)
             + " µT as the board turned, which the calibration did not take out (a vehicle's steel, or no calibration): "
             + "taken out from now on (hard iron " + Self.text(old) + " → " + Self.text(swung.hardIron) + " µT)"))

@@ -11,11 +11,9 @@ import Darwin
 /// rounding, no pivoting, and an orthonormal basis even for equal eigenvalues.
 public struct SymmetricEigen3: Sendable {
     /// Eigenvalues, ascending.
-    public let values: Vector3
-    /// `vectors[k]` is the unit eigenvector of the k-th eigenvalue.
+    public let values: [Double]
+    /// `vectors[k]` is the unit eigenvector of `values[k]`.
     public let vectors: [Vector3]
-    /// The eigenvalues as a list, ascending.
-    public var valueList: [Double] { [values.x, values.y, values.z] }
 
     public init(_ m: Matrix3) {
         var a = Symmetric(m)
@@ -29,7 +27,7 @@ public struct SymmetricEigen3: Sendable {
             }
         }
         let order = [0, 1, 2].sorted { a[$0, $0] < a[$1, $1] }
-        values = Vector3(a[order[0], order[0]], a[order[1], order[1]], a[order[2], order[2]])
+        values = order.map { a[$0, $0] }
         vectors = order.map { v[$0] }
     }
 
