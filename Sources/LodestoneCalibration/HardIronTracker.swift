@@ -295,9 +295,9 @@ public struct HardIronUpdate: Hashable, Sendable {
 
     /// `offset (…) → (…) µT; fit error a % → b % on N recent samples`.
     public var detail: String {
-        "offset \(Self.text(previous.hardIron)) → \(Self.text(calibration.hardIron)) µT; fit error "
-            + "\(Self.fixed(proposal.previousFitErrorPercent, 2)) % → \(Self.fixed(proposal.fitErrorPercent, 2)) % "
-            + "on \(proposal.sampleCount) recent samples (coverage \(Self.fixed(proposal.coveragePercent, 0)) %)"
+        "offset \(DecimalText.vector(previous.hardIron)) → \(DecimalText.vector(calibration.hardIron)) µT; fit error "
+            + "\(DecimalText.fixed(proposal.previousFitErrorPercent, 2)) % → \(DecimalText.fixed(proposal.fitErrorPercent, 2)) % "
+            + "on \(proposal.sampleCount) recent samples (coverage \(DecimalText.fixed(proposal.coveragePercent, 0)) %)"
     }
 
     /// The pipeline's view of the update when no profile is in use (a profile's
@@ -306,25 +306,5 @@ public struct HardIronUpdate: Hashable, Sendable {
     public var status: CalibrationStatus {
         CalibrationStatus(fitErrorPercent: proposal.fitErrorPercent, fieldStrength: proposal.radius,
                           coveragePercent: proposal.coveragePercent)
-    }
-
-    static func text(_ v: Vector3) -> String {
-        "(\(fixed(v.x, 1)), \(fixed(v.y, 1)), \(fixed(v.z, 1)))"
-    }
-
-    /// `x` with `decimals` digits after the point (no exponent, no "-0").
-    static func fixed(_ x: Double, _ decimals: Int) -> String {
-        guard x.isFinite, abs(x) < 1e15 else { return String(x) }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let units = (abs(x) * scale).rounded()
-        let negative = x < 0 && units > 0
-        let whole = Int(units / scale), fraction = Int(units - Double(whole) * scale)
-        var s = (negative ? "-" : "") + String(whole)
-        if decimals > 0 {
-            let digits = String(fraction)
-            s += "." + String(repeating: "0", count: decimals - digits.count) + digits
-        }
-        return s
     }
 }

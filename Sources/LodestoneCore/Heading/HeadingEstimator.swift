@@ -251,14 +251,9 @@ public struct HeadingEstimator: Sendable {
         // starts again. The swing started its own again, and keeps what it holds
         // of the part left unsolved.
         takeCalibration(swung, status: settings.calibrationStatus)
-        monitor.report(.hardIronSwung(detail: "the field's strength followed an offset of " + Self.text(h)
+        monitor.report(.hardIronSwung(detail: "the field's strength followed an offset of " + DecimalText.vector(h)
             + " µT as the board turned, which the calibration did not take out (a vehicle's steel, or no calibration): "
-            + "taken out from now on (hard iron " + Self.text(old) + " → " + Self.text(swung.hardIron) + " µT)"))
-    }
-
-    private static func text(_ v: Vector3) -> String {
-        func one(_ x: Double) -> String { "\((x * 10).rounded() / 10)" }
-        return "(" + one(v.x) + ", " + one(v.y) + ", " + one(v.z) + ")"
+            + "taken out from now on (hard iron " + DecimalText.vector(old) + " → " + DecimalText.vector(swung.hardIron) + " µT)"))
     }
 
     /// Events raised since the last call (calibration prompts, disturbances).
