@@ -34,6 +34,24 @@ import Testing
         #expect(abs(f.angle.row0.y + 1e-4 * 25) < 1e-9) // the same error, seen on two axes
     }
 
+    /// A bias widened along with the heading it turned over `time` is what
+    /// the model would have grown from that bias uncertainty over that time,
+    /// so a reading of the bias then corrects the heading by what it turned.
+    @Test func aBiasWidenedWithItsHeadingIsTheModelsGrowth() {
+        let v = 1e-4, time = 3.0
+        var grown = AttitudeErrorFilter(angleVariance: .zero, bias: Matrix3(diagonal: Vector3(0, 0, v)))
+        for _ in 0..<300 { grown.predict(rotation: .identity, dt: 0.01, angleNoise: .zero, biasNoise: 0) }
+        var widened = AttitudeErrorFilter(angleVariance: .zero, bias: Matrix3(diagonal: .zero))
+        widened.widenBias(along: .unitZ, variance: v, turning: .unitZ, for: time)
+        #expect(abs(widened.angle.row2.z - grown.angle.row2.z) < 1e-10)
+        #expect(abs(widened.cross.row2.z - grown.cross.row2.z) < 1e-12)
+        #expect(abs(widened.bias.row2.z - grown.bias.row2.z) < 1e-15)
+        // A gyro reading δ more than the bias held turned the estimate on by δ·time: taken back.
+        let c = widened.measureBias(along: .unitZ, innovation: 0.01, noise: 1e-12)
+        #expect(abs(c.bias.z - 0.01) < 1e-9)
+        #expect(abs(c.angle.z + 0.01 * time) < 1e-9)
+    }
+
     @Test func headingMeasurementMatchesScalarKalmanUpdate() {
         var f = AttitudeErrorFilter(angleVariance: Vector3(1, 1, 4), bias: Self.isotropicBias)
         let c = f.measureHeading(innovation: 2, noise: 4)

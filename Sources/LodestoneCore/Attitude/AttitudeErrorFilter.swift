@@ -363,6 +363,18 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         bias = bias + Self.outer(d * variance, d)
     }
 
+    /// The bias along body direction `d` (unit length) may have been off by
+    /// `variance` for the last `time` seconds, turning the estimate about the
+    /// earth axis `e` (unit length) all that while: bias and angle widen
+    /// together, correlated as `θ = −time·δb` makes them, so that a reading
+    /// of the bias corrects the angle it turned as well.
+    @inlinable
+    public mutating func widenBias(along d: Vector3, variance: Double, turning e: Vector3, for time: Double) {
+        bias = bias + Self.outer(d * variance, d)
+        angle = angle + Self.outer(e * (variance * time * time), e)
+        cross = cross + Self.outer(e * (-variance * time), d)
+    }
+
     /// Adds a rotation the gyro may have missed, `rotation` (rad, earth axes), with its
     /// size as its 1σ and its direction known: the attitude error's covariance grows
     /// by `rotation·rotationᵀ`, so a reading that shows part of it shows the rest.

@@ -57,9 +57,37 @@ extension AttitudeFusion {
         let expectedRateSquared = gyroRate * gyroRate + up.dot(errors.bias * up)
         let compassDrift = compassErrorVariance * expectedRateSquared
             / (coefficients.compassCorrelationAngle * coefficients.compassCorrelationAngle)
-        let verticalNoise = (e.verticalVariance + e.lineRateVariance + floor + compassDrift) * overlap + white
+        let verticalVariance = e.verticalVariance + e.lineRateVariance + floor + compassDrift
+        if showsNoRotation(e) {
+            // Still, the gyro reads its bias alone: the field's drift is only its noise.
+            let stillInnovation = up.dot(e.lineRate - gyroBias - correction.bias) - earth.z
+            allowForChangedBias(innovation: stillInnovation, along: up, windowVariance: verticalVariance)
+        }
+        let verticalNoise = verticalVariance * overlap + white
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)
         unaveraged.measuredBias(noise: verticalNoise)
+    }
+
+    /// A still board's window that contradicts the bias about up beyond
+    /// ``changedBiasGateSquared``, by no more than the gyro's sensitivity may be
+    /// off (``Settings/gyroScaleTolerance``) on the turn it just left (``recentTurnRate``):
+    /// a steady turn's rate error (a scale error of 1 % at 100 °/s reads
+    /// 1 °/s) was taken in as bias while the compass held the heading, and was
+    /// left behind when the turn stopped. It has turned the heading since,
+    /// which the window reaches back to (its length, at most the time the
+    /// board was steady). Bias and heading widen together by what the window
+    /// shows beyond its noise (``AttitudeErrorFilter/widenBias(along:variance:turning:for:)``),
+    /// so its reading corrects both, and the accuracy counts what it has not.
+    /// A larger contradiction (an offset far beyond the setting at switch-on)
+    /// is no scale error: the compass, trusted while the bias was unknown, held
+    /// the heading meanwhile, and the windows learn the bias as before.
+    mutating func allowForChangedBias(innovation: Double, along up: Vector3, windowVariance: Double) {
+        let expected = up.dot(errors.bias * up) + windowVariance
+        let squared = innovation * innovation
+        guard squared > Self.changedBiasGateSquared * expected,
+              innovation.magnitude <= settings.gyroScaleTolerance * recentTurnRate else { return }
+        let reach = min(rest.steadyTime, 2 * settings.restMinimumDuration)
+        errors.widenBias(along: up, variance: squared - expected, turning: .unitZ, for: reach)
     }
 
     /// A steady window whose specific force is stronger than gravity as this accelerometer
@@ -152,4 +180,6 @@ extension AttitudeFusion {
 
     /// Five standard deviations, squared: beyond them a rest window is no measurement of the bias.
     static let restGateSquared = 25.0
+    /// Four standard deviations, squared: beyond them a still board's window shows the bias changed.
+    static let changedBiasGateSquared = 16.0
 }

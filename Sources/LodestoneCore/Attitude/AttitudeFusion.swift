@@ -145,6 +145,13 @@ public struct AttitudeFusion: Sendable {
     var loops: LoopRateError
     /// The gyro's net turn about up since the start, rad.
     var netTurnAboutUp = 0.0
+    /// The fastest turn about up of the last ``turnMemory`` or so, rad/s (each
+    /// correction's mean of the bias-corrected gyro, fading): the rate whose
+    /// scale error a bias learned in motion may hold.
+    var recentTurnRate = 0.0
+    /// How long a turn's scale error stays in the bias learned during it, s:
+    /// the bias follows the compass over seconds in motion.
+    static let turnMemory = 10.0
 
     public init(settings: Settings = .init()) {
         self.settings = settings
@@ -324,6 +331,8 @@ public struct AttitudeFusion: Sendable {
     /// reading, and apply what they found.
     mutating func correct(rotation r: Matrix3, rate: Vector3) {
         let interval = growth.time
+        let fading = exp(-interval / Self.turnMemory)
+        recentTurnRate = max(abs(r.row2.dot(pending.turn)) / interval, recentTurnRate * fading)
         if let taught = leverArm.observe(rate: pending.turn * (1 / interval),
                                          specificForce: pending.specificForce * (1 / interval),
                                          gravity: r.row2 * gravity.restingStrength, interval: interval) {

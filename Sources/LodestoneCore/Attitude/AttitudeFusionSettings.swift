@@ -17,6 +17,11 @@ extension AttitudeFusion {
         /// decorrelate after one radian of rotation. The least it is taken to
         /// be: whole turns may show it larger (``LoopRateError``).
         public var gyroRateError = 0.005
+        /// The most the gyroscope's sensitivity may be off, as a fraction: the
+        /// data sheet's sensitivity tolerance (±1–3 % for MEMS parts). A bias
+        /// learned in a steady turn holds that share of its rate at most, which
+        /// is left behind when the turn stops.
+        public var gyroScaleTolerance = 0.03
         /// Random walk of the gyro bias, (°/s)/√s (bias instability).
         public var gyroBiasRandomWalk = 0.01
         /// Uncertainty of the gyro bias at start, °/s (turn-on bias of the part).

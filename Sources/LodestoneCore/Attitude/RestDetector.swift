@@ -29,7 +29,8 @@ public struct RestDetector: Hashable, Sendable {
 
     public private(set) var isAtRest = false
     public private(set) var window: SteadyRotation
-    private var steadyTime = 0.0
+    /// How long the board has been steady, s.
+    public private(set) var steadyTime = 0.0
     private var lastAccelerationNow: Vector3?
     private var sinceEvaluation = 0.0
     private var lastStep = 0.01
