@@ -331,7 +331,7 @@ public struct AttitudeFusion: Sendable {
     /// reading, and apply what they found.
     mutating func correct(rotation r: Matrix3, rate: Vector3) {
         let interval = growth.time
-        let fading = exp(-interval / Self.turnMemory)
+        let fading = max(0, 1 - interval / Self.turnMemory)
         recentTurnRate = max(abs(r.row2.dot(pending.turn)) / interval, recentTurnRate * fading)
         if let taught = leverArm.observe(rate: pending.turn * (1 / interval),
                                          specificForce: pending.specificForce * (1 / interval),
