@@ -75,6 +75,9 @@ def cases() -> list[tuple[str, list[str]]]:
                                   "--gyro-scale", "0.03,-0.02,0.03"]),
         ("tumble-gyro-scale-3", ["--scenario", "tumble", "--duration", "600", "--rate", "100", "--seed", "15",
                                  "--gyro-scale", "0.03,-0.02,0.03"]),
+        # A fast turn on a 1 % part that stops: the scale error its bias took in is left behind.
+        ("turn-100-gyro-scale-1", ["--scenario", "turn", "--turn-rate", "100", "--rate", "100", "--seed", "11",
+                                   "--gyro-bias", BIAS, "--gyro-scale", "0.01,-0.01,0.01"]),
         # A bias that wanders 40 times faster than the simulator's typical part.
         ("tumble-bias-walk-0.02", ["--scenario", "tumble", "--duration", "600", "--rate", "100", "--seed", "12",
                                    "--gyro-bias", BIAS, "--bias-walk", "0.02"]),
