@@ -370,7 +370,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     /// of the bias corrects the angle it turned as well.
     @inlinable
     public mutating func widenBias(along d: Vector3, variance: Double, turning e: Vector3, for time: Double) {
-        bias = bias + Self.outer(d * variance, d)
+        widenBias(along: d, variance: variance)
         angle = angle + Self.outer(e * (variance * time * time), e)
         cross = cross + Self.outer(e * (-variance * time), d)
     }

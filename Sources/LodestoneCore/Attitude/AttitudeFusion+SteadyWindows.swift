@@ -47,7 +47,8 @@ extension AttitudeFusion {
         // trusted little, kept it. Gravity levels the tilt directly, so about
         // the horizontal axes the mean stays: the line's older moment only
         // slowed that loop.
-        let innovation = up.dot(e.lineRate - gyroBias - correction.bias) - e.verticalRate - earth.z
+        let gyroLine = up.dot(e.lineRate - gyroBias - correction.bias)
+        let innovation = gyroLine - e.verticalRate - earth.z
         // The compass error changes along a turn: the field's drift shows its
         // change as rotation, about σ_e per correlation angle turned. The turn
         // rate that sizes it is the gyro's, whose noise is not the drift's:
@@ -60,8 +61,7 @@ extension AttitudeFusion {
         let verticalVariance = e.verticalVariance + e.lineRateVariance + floor + compassDrift
         if showsNoRotation(e) {
             // Still, the gyro reads its bias alone: the field's drift is only its noise.
-            let stillInnovation = up.dot(e.lineRate - gyroBias - correction.bias) - earth.z
-            allowForChangedBias(innovation: stillInnovation, along: up, windowVariance: verticalVariance)
+            allowForChangedBias(innovation: gyroLine - earth.z, along: up, windowVariance: verticalVariance)
         }
         let verticalNoise = verticalVariance * overlap + white
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)

@@ -331,9 +331,9 @@ public struct AttitudeFusion: Sendable {
     /// reading, and apply what they found.
     mutating func correct(rotation r: Matrix3, rate: Vector3) {
         let interval = growth.time
-        let fading = max(0, 1 - interval / Self.turnMemory)
-        recentTurnRate = max(abs(r.row2.dot(pending.turn)) / interval, recentTurnRate * fading)
-        if let taught = leverArm.observe(rate: pending.turn * (1 / interval),
+        let meanRate = pending.turn * (1 / interval)
+        recentTurnRate = max(abs(r.row2.dot(meanRate)), recentTurnRate * max(0, 1 - interval / Self.turnMemory))
+        if let taught = leverArm.observe(rate: meanRate,
                                          specificForce: pending.specificForce * (1 / interval),
                                          gravity: r.row2 * gravity.restingStrength, interval: interval) {
             unlearnSwingBias(taught)
