@@ -75,6 +75,13 @@ def cases() -> list[tuple[str, list[str]]]:
                                   "--gyro-scale", "0.03,-0.02,0.03"]),
         ("tumble-gyro-scale-3", ["--scenario", "tumble", "--duration", "600", "--rate", "100", "--seed", "15",
                                  "--gyro-scale", "0.03,-0.02,0.03"]),
+        # An accelerometer's bias: what a six-position calibration leaves (0.05 m/s²) and none (0.3–0.4 m/s²).
+        ("full-tumble-accel-bias", ["--scenario", "full-tumble", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS,
+                                    "--accel-bias", "0.05,-0.04,0.05"]),
+        ("walk-accel-bias", ["--scenario", "walk", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS,
+                             "--accel-bias", "0.05,-0.04,0.05"]),
+        ("walk-accel-uncalibrated", ["--scenario", "walk", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS,
+                                     "--accel-bias", "0.3,-0.2,0.4"]),
         # A fast turn on a 1 % part that stops: the scale error its bias took in is left behind.
         ("turn-100-gyro-scale-1", ["--scenario", "turn", "--turn-rate", "100", "--rate", "100", "--seed", "11",
                                    "--gyro-bias", BIAS, "--gyro-scale", "0.01,-0.01,0.01"]),

@@ -73,6 +73,23 @@ import Testing
         #expect(refused.status == 2 && refused.stderr.contains("--gyro-range"), "\(refused.stderr)")
     }
 
+    /// `--accel-bias` and `--accel-scale` make an accelerometer left uncalibrated:
+    /// a board held flat reads `(1 + scale) · g + bias` on z and the bias on x and y.
+    @Test func accelerometerBiasAndScaleReachTheReadings() throws {
+        let log = scratch.path("uncalibrated.csv")
+        let r = try CommandRunner.run(["simulate", "-o", log, "--scenario", "turn", "--duration", "30", "--rate", "50",
+                                       "--format", "csv", "--noise", "none", "--accel-bias", "0.3,-0.2,0.4",
+                                       "--accel-scale", "0,0,0.01"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let t = try table(log)
+        let columns = ["accel_x", "accel_y", "accel_z"].map { t.columns.firstIndex(of: $0)! }
+        let first = columns.map { Double(t.rows[0][$0])! }
+        let expected = [0.3, -0.2, 1.01 * 9.80665 + 0.4]
+        for (read, want) in zip(first, expected) { #expect(abs(read - want) < 2e-3, "\(first) read, \(expected) expected") }
+        let refused = try CommandRunner.run(["simulate", "-o", log, "--accel-bias", "0.3,0.2"])
+        #expect(refused.status == 2 && refused.stderr.contains("--accel-bias"), "\(refused.stderr)")
+    }
+
     /// `--gyro-warmup` drifts the bias after switch-on as a warming part's does:
     /// by 1 − e^(−t/τ) of the drift, whatever the board does meanwhile.
     @Test func gyroWarmupDriftsTheBiasAfterSwitchOn() throws {

@@ -65,6 +65,8 @@ enum SimulateCommand: Command {
         .value("gyro-bias", "X,Y,Z", "Constant gyroscope bias, °/s (default 0,0,0)."),
         .value("bias-walk", "DEG/S/√S", "Gyroscope bias random walk (default 0.0005 with typical noise)."),
         .value("gyro-scale", "X,Y,Z", "Gyroscope scale errors, fractions (0.01 reads 1 % high)."),
+        .value("accel-bias", "X,Y,Z", "Accelerometer bias, m/s² (default 0,0,0): an accelerometer left uncalibrated."),
+        .value("accel-scale", "X,Y,Z", "Accelerometer scale errors, fractions (0.01 reads 1 % high)."),
         .value("gyro-range", "DEG/S", "Gyroscope full scale: readings beyond it are held at it, as a part's are (default: none)."),
         .value("gyro-warmup", "X,Y,Z,TAU", "The gyroscope's bias moves by X,Y,Z °/s after switch-on, approaching it with time constant TAU s, as a part warming up by 10 K does (default: none)."),
         .flag("temperature", "With --gyro: include the gyroscope's temperature column, °C (25 at switch-on, warming 10 K with --gyro-warmup, in steps of 1/340 K)."),

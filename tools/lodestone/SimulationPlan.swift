@@ -111,6 +111,8 @@ struct SimulationPlan {
         }
         if let w = try arguments.double("bias-walk", in: 0...10) { sensors.gyroscope.biasRandomWalk = w * Angle.radiansPerDegree }
         if let v = try numbers(arguments, "gyro-scale", count: 3) { sensors.gyroscope.scaleError = Vector3(v[0], v[1], v[2]) }
+        if let v = try numbers(arguments, "accel-bias", count: 3) { sensors.accelerometer.bias = Vector3(v[0], v[1], v[2]) }
+        if let v = try numbers(arguments, "accel-scale", count: 3) { sensors.accelerometer.scaleError = Vector3(v[0], v[1], v[2]) }
         if let r = try arguments.double("gyro-range", in: 1...100_000) { sensors.gyroscope.range = r * Angle.radiansPerDegree }
         if let v = try numbers(arguments, "gyro-warmup", count: 4) {
             guard v[3] > 0 else { throw UsageError("--gyro-warmup's time constant must be positive, got \(v[3])") }
