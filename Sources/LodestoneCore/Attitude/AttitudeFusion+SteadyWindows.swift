@@ -62,6 +62,7 @@ extension AttitudeFusion {
         if showsNoRotation(e) {
             // Still, the gyro reads its bias alone: the field's drift is only its noise.
             allowForChangedBias(innovation: gyroLine - earth.z, along: up, windowVariance: verticalVariance)
+            deviation.observeStill(rate: up.dot(e.lineRate), variance: verticalVariance * overlap + white, bodyUp: up)
         }
         let verticalNoise = verticalVariance * overlap + white
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)

@@ -143,6 +143,10 @@ public struct AttitudeFusion: Sendable {
     var biasWalk = BiasWalkEstimate()
     var warming: TemperatureBiasDrift
     var loops: LoopRateError
+    /// The gyro's scale error about the deviation table's up, taken out of its
+    /// rate (``CompassDeviation/scaleAboutUp(bodyUp:)``): that up (body) times
+    /// the share of the rate about it added, and the up itself.
+    var upScaling = Vector3.zero, upScalingAxis = Vector3.zero
     /// The gyro's net turn about up since the start, rad.
     var netTurnAboutUp = 0.0
     /// The fastest turn about up of the last ``turnMemory`` or so, rad/s (each
@@ -320,6 +324,8 @@ public struct AttitudeFusion: Sendable {
         /// The specific force summed over the samples since the last correction, times their steps, m/s,
         /// less the vehicle's acceleration where a speed gives it: what the lever arm is fitted to.
         var specificForce = Vector3.zero
+        /// The turn about ``upScalingAxis`` the scale correction added, rad.
+        var scaledTurn = 0.0
     }
 
     /// The corrections run at most this often, s: the errors they correct
@@ -341,6 +347,7 @@ public struct AttitudeFusion: Sendable {
         pending.specificForce = .zero
         tiltSpread.add(up: r.row2, interval: interval)
         completeGrowth(rotation: r)
+        followScaleAboutUp(bodyUp: r.row2)
         if warming.temperature != nil { predictWarming() }
         errors.predict(growth)
         growth = AttitudeErrorFilter.Growth()
@@ -407,7 +414,12 @@ public struct AttitudeFusion: Sendable {
     /// sample is: the rest of the growth is worked out once per correction.
     @inline(__always) // one call per sample: out of line, its matrix came back through memory
     mutating func integrate(angularRate w: Vector3, dt: Double) -> (rate: Vector3, rotation: Matrix3) {
-        let rate = w - gyroBias
+        var rate = w - gyroBias
+        if upScaling != .zero {
+            let added = upScaling.dot(rate)
+            pending.scaledTurn += added * dt
+            rate += upScalingAxis * added
+        }
         var step = rate * dt
         if let bridged = lostSamples.correction(rawRate: w, dt: dt) {
             step += bridged.rotation
@@ -447,7 +459,9 @@ public struct AttitudeFusion: Sendable {
             + Vector3(1, 1, 1) * (noise.gyroNoiseIntensity * time + pending.bridgedVariance)
         growth.biasNoise = coefficients.biasNoise * biasWalk.factor * time
         // The deviation is learned against the raw gyro: the bias estimate follows the compass.
-        deviation.corrected(by: -(growth.rotationIntegral * gyroBias).z)
+        // So is its scale error: what taking it out turned is a correction too.
+        deviation.corrected(by: -(growth.rotationIntegral * gyroBias).z + pending.scaledTurn * r.row2.dot(upScalingAxis))
+        pending.scaledTurn = 0
         let missedAboutUp = pending.missedRotation.z
         deviation.grew(turn: turnE.z,
                        heading: noise.gyroNoiseIntensity * time + pending.bridgedVariance + missedAboutUp * missedAboutUp,
@@ -465,6 +479,21 @@ public struct AttitudeFusion: Sendable {
         pending.forgetting = 0
         pending.bridgedVariance = 0
         attitude = attitude.normalized
+    }
+
+    /// A board that keeps one up and turns about it (a vehicle, a boat, a
+    /// turntable) shows its gyro's scale error about that up against the
+    /// compass (``CompassDeviation``): it is taken out of the rate while the
+    /// board is at that up. Left in, the bias took it in during each steady
+    /// turn and let it go at each stop, and a heading carried by the gyro
+    /// through a disturbance drifted by it (3 % of every turn on a cheap part).
+    mutating func followScaleAboutUp(bodyUp: Vector3) {
+        guard let learned = deviation.scaleAboutUp(bodyUp: bodyUp) else {
+            upScaling = .zero
+            return
+        }
+        upScalingAxis = learned.up
+        upScaling = learned.up * learned.scale
     }
 
     /// A lever arm is taken out for the first time (``LeverArmEstimate``): the

@@ -27,7 +27,10 @@ import Darwin
 /// temperature's rise (its bias's temperature slope, where the samples carry a
 /// temperature: a warming part's bias ramps, and a ramp's heading drift is
 /// quadratic in time, which over part of a turn the harmonics would take), and
-/// by its white noise. A Kalman filter estimates `c`, `β`, `s`, `k` and the
+/// by its white noise. A steady turn drifts `c` by `β` and by `s` alike; a
+/// still board's gyro reads `β` alone (``observeStill(rate:variance:bodyUp:)``),
+/// and the fusion takes `s` out of the gyro (``scaleAboutUp(bodyUp:)``).
+/// A Kalman filter estimates `c`, `β`, `s`, `k` and the
 /// four coefficients from readings averaged over short arcs:
 /// their own noise averages out, what they share (the tilt's error) counts
 /// once per ``averagingTime``. Over part of a circle the harmonics cannot be
@@ -131,6 +134,26 @@ public struct CompassDeviation: Sendable {
     /// The filter turned its heading by `angle` (rad, about up).
     public mutating func corrected(by angle: Double) {
         appliedCorrection += angle
+    }
+
+    /// The gyro's scale error about the table's up as the compass shows it
+    /// (`−0.01`: the gyro turns 1 % too far), and that up in the body; nil
+    /// before the table has begun or while the board is away from its up.
+    public func scaleAboutUp(bodyUp: Vector3) -> (scale: Double, up: Vector3)? {
+        guard harmonicPrior > 0, let u = up, u.dot(bodyUp) >= cosLevelTolerance else { return nil }
+        return (state[2], u)
+    }
+
+    /// A still board's gyro read `rate` about up (rad/s, the Earth's rate in
+    /// it; variance `variance`): the gyro heading's drift alone. A steady
+    /// turn's readings cannot tell that drift from the scale error times the
+    /// turn's rate; one still moment before or after the turn can.
+    public mutating func observeStill(rate: Double, variance: Double, bodyUp: Vector3) {
+        guard harmonicPrior > 0, let u = up, u.dot(bodyUp) >= cosLevelTolerance, rate.isFinite, variance > 0 else { return }
+        var h = InlineArray<8, Double>(repeating: 0)
+        h[1] = 1
+        // A drift the turn's readings had taken for scale contradicts the state: that is what it corrects.
+        update(h: h, z: -rate, noise: variance, countsSurprise: false)
     }
 
     /// The board turned by `turn` about up (rad), and the gyro heading's
@@ -309,7 +332,7 @@ public struct CompassDeviation: Sendable {
         covariance[k] += TemperatureBiasDrift.slopeVariance(coefficient: temperatureCoefficient, change: change)
     }
 
-    private mutating func update(h: InlineArray<8, Double>, z: Double, noise: Double) {
+    private mutating func update(h: InlineArray<8, Double>, z: Double, noise: Double, countsSurprise: Bool = true) {
         let n = Self.n
         var ph = InlineArray<8, Double>(repeating: 0)
         for i in 0..<n { for j in 0..<n { ph[i] += covariance[i * n + j] * h[j] } }
@@ -322,6 +345,7 @@ public struct CompassDeviation: Sendable {
         // A reading the table does not explain is not learned from; a run of
         // them means something changed, and the table starts again.
         guard innovation * innovation <= 9 * s else {
+            guard countsSurprise else { return }
             surprises += 1
             if surprises >= 5 { restart(at: up) }
             return

@@ -20,18 +20,19 @@ import Testing
         return (first + second) * degree
     }
 
-    /// Feeds a turn at `rate` °/s from `start` until `duration` s; the gyro drifts at `bias` °/s.
+    /// Feeds a turn at `rate` °/s from `start` until `duration` s; the gyro drifts at `bias` °/s
+    /// and reads `1 + scale` times the turn.
     static func feed(_ table: inout CompassDeviation, rate: Double, duration: Double, from start: Double = 0,
-                     bias: Double = 0.3, bodyUp: Vector3 = up, noise: Double = 0.5) {
+                     bias: Double = 0.3, scale: Double = 0, bodyUp: Vector3 = up, noise: Double = 0.5) {
         var random = SystemRandomNumberGenerator()
         let step = 0.04
         var previous = rate * degree * start
         for k in Int(start / step)...Int(duration / step) {
             let t = Double(k) * step
             let psi = rate * degree * t
-            table.grew(turn: psi - previous, heading: 1e-9)
+            table.grew(turn: (psi - previous) * (1 + scale), heading: 1e-9)
             previous = psi
-            let gyroHeading = psi + bias * degree * t
+            let gyroHeading = psi * (1 + scale) + bias * degree * t
             let reading = psi + deviation(psi) + Double.random(in: -1...1, using: &random) * noise * degree * 1.7
             table.observe(difference: reading - gyroHeading, ownVariance: noise * degree * noise * degree,
                           sharedVariance: 0, heading: (sin(psi), cos(psi)), bodyUp: bodyUp, time: t,
@@ -49,6 +50,27 @@ import Testing
             #expect(abs(learned - Self.deviation(p)) < 0.25 * Self.degree,
                     "at \(psi)°: learned \(learned / Self.degree)°, the deviation \(Self.deviation(p) / Self.degree)°")
         }
+    }
+
+    /// A steady turn drifts the gyro heading by its bias and by its scale
+    /// error times the rate alike, and cannot tell them apart: the table
+    /// splits the drift by their priors. The still board's reading of the
+    /// bias before the turn leaves the rest to the scale.
+    @Test func aStillReadingTellsTheScaleFromTheDrift() throws {
+        let bias = 0.3, scale = 0.01
+        var steadyOnly = Self.fresh(), afterStill = Self.fresh()
+        // The first reading starts each table; the second is then told the bias, as a rest window would.
+        Self.feed(&steadyOnly, rate: 20, duration: 0, bias: bias, scale: scale)
+        Self.feed(&afterStill, rate: 20, duration: 0, bias: bias, scale: scale)
+        afterStill.observeStill(rate: bias * Self.degree, variance: pow(0.005 * Self.degree, 2), bodyUp: Self.up)
+        Self.feed(&steadyOnly, rate: 20, duration: 300, from: 0.04, bias: bias, scale: scale)
+        Self.feed(&afterStill, rate: 20, duration: 300, from: 0.04, bias: bias, scale: scale)
+        let split = try #require(steadyOnly.scaleAboutUp(bodyUp: Self.up)).scale
+        let learned = try #require(afterStill.scaleAboutUp(bodyUp: Self.up)).scale
+        print("measured scale split by a steady turn \(split), after a still reading \(learned)")
+        #expect(abs(learned + scale) < 0.001, "learned \(learned), the gyro reads \(scale) too far")
+        #expect(abs(split + scale) > 0.003, "a steady turn alone split its drift to \(split)")
+        #expect(afterStill.scaleAboutUp(bodyUp: Vector3(0, 1, 0)) == nil, "not while the board is on its side")
     }
 
     /// A quarter of a turn cannot tell the deviation from the gyro's drift:
