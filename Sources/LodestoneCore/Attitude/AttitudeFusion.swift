@@ -290,7 +290,9 @@ public struct AttitudeFusion: Sendable {
         guard dt > 0 else { return }
         let (rate, r) = integrate(angularRate: w, dt: dt)
         if saturation.mayBeClipped(w) { noteClipping(rawRate: w, dt: dt, rotation: r) }
-        rest.add(angularRate: w, acceleration: a, field: m, dt: dt)
+        // The windows read rotation from the field's drift: a field carried with the
+        // board does not drift, so the one trusted as carried is taken out first.
+        rest.add(angularRate: w, acceleration: a, field: m - (bodyFieldOffset ?? .zero), dt: dt)
         let aE = r * (a - leverArm.acceleration)
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, specificForce: aE, dt: dt)
