@@ -147,6 +147,10 @@ public struct AttitudeFusion: Sendable {
     /// rate (``CompassDeviation/scaleAboutUp(bodyUp:)``): that up (body) times
     /// the share of the rate about it added, and the up itself.
     var upScaling = Vector3.zero, upScalingAxis = Vector3.zero
+    /// The field the steady windows do not read, µT (body): they read the turn from
+    /// the field's drift, and a field carried with the board does not drift, so
+    /// the one trusted as carried (``bodyFieldOffset``) is taken out, as of the last correction.
+    var steadyFieldOffset = Vector3.zero
     /// The gyro's net turn about up since the start, rad.
     var netTurnAboutUp = 0.0
     /// The fastest turn about up of the last ``turnMemory`` or so, rad/s (each
@@ -290,9 +294,7 @@ public struct AttitudeFusion: Sendable {
         guard dt > 0 else { return }
         let (rate, r) = integrate(angularRate: w, dt: dt)
         if saturation.mayBeClipped(w) { noteClipping(rawRate: w, dt: dt, rotation: r) }
-        // The windows read rotation from the field's drift: a field carried with the
-        // board does not drift, so the one trusted as carried is taken out first.
-        rest.add(angularRate: w, acceleration: a, field: m - (bodyFieldOffset ?? .zero), dt: dt)
+        rest.add(angularRate: w, acceleration: a, field: m - steadyFieldOffset, dt: dt)
         let aE = r * (a - leverArm.acceleration)
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, specificForce: aE, dt: dt)
@@ -388,6 +390,7 @@ public struct AttitudeFusion: Sendable {
             pending.clippedSinceHeading = false
         }
         apply(correction)
+        steadyFieldOffset = bodyFieldOffset ?? .zero
         // The warming's predicted move is the bias's, not a walk nor a move the gyro hid.
         let walkingBias = gyroBias - warmingShift
         biasWalk.observe(bias: walkingBias, trace: errors.bias.trace, time: elapsed, walkIntensity: coefficients.biasNoise)
