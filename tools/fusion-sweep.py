@@ -75,13 +75,6 @@ def cases() -> list[tuple[str, list[str]]]:
                                   "--gyro-scale", "0.03,-0.02,0.03"]),
         ("tumble-gyro-scale-3", ["--scenario", "tumble", "--duration", "600", "--rate", "100", "--seed", "15",
                                  "--gyro-scale", "0.03,-0.02,0.03"]),
-        # A magnet put on a board turning slowly enough for the steady windows, which read the field's drift.
-        ("turn-2-magnet", ["--scenario", "turn", "--turn-rate", "2", "--rate", "100", "--seed", "29",
-                           "--gyro-bias", BIAS, "--magnet", "100,200,8,-5,3"]),
-        ("turn-2-magnet-strong", ["--scenario", "turn", "--turn-rate", "2", "--rate", "100", "--seed", "29",
-                                  "--gyro-bias", BIAS, "--magnet", "100,200,15,-10,5"]),
-        ("turn-2-magnet-down", ["--scenario", "turn", "--turn-rate", "2", "--rate", "100", "--seed", "29",
-                                "--gyro-bias", BIAS, "--magnet", "100,200,5,5,-10"]),
         # An accelerometer's bias: what a six-position calibration leaves (0.05 m/s²) and none (0.3–0.4 m/s²).
         ("full-tumble-accel-bias", ["--scenario", "full-tumble", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS,
                                     "--accel-bias", "0.05,-0.04,0.05"]),
@@ -143,6 +136,10 @@ def cases() -> list[tuple[str, list[str]]]:
         ("walk-noise-3", ["--scenario", "walk", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS, "--noise", "3"]),
         ("drive-noise-3", ["--scenario", "drive", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS, "--noise", "3"]),
     ]
+    # A magnet put on a board turning slowly enough for the steady windows, which read the field's drift.
+    for label, magnet in [("", "8,-5,3"), ("-strong", "15,-10,5"), ("-down", "5,5,-10")]:
+        found.append((f"turn-2-magnet{label}", ["--scenario", "turn", "--turn-rate", "2", "--rate", "100", "--seed", "29",
+                                                 "--gyro-bias", BIAS, "--magnet", f"100,200,{magnet}"]))
     # A part that warms after switch-on: its offset follows its temperature, so the bias
     # drifts by 1–1.7 °/s over five minutes or half a minute, far beyond the walk the
     # filter assumes (0.01 °/s/√s: 0.17 °/s over five minutes).
