@@ -59,12 +59,12 @@ extension AttitudeFusion {
         let compassDrift = compassErrorVariance * expectedRateSquared
             / (coefficients.compassCorrelationAngle * coefficients.compassCorrelationAngle)
         let verticalVariance = e.verticalVariance + e.lineRateVariance + floor + compassDrift
+        let verticalNoise = verticalVariance * overlap + white
         if showsNoRotation(e) {
             // Still, the gyro reads its bias alone: the field's drift is only its noise.
             allowForChangedBias(innovation: gyroLine - earth.z, along: up, windowVariance: verticalVariance)
-            deviation.observeStill(rate: up.dot(e.lineRate), variance: verticalVariance * overlap + white, bodyUp: up)
+            deviation.observeStill(rate: up.dot(e.lineRate), variance: verticalNoise, bodyUp: up)
         }
-        let verticalNoise = verticalVariance * overlap + white
         correction += errors.measureBias(along: up, innovation: innovation, noise: verticalNoise)
         unaveraged.measuredBias(noise: verticalNoise)
     }

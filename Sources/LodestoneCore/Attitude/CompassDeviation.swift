@@ -140,7 +140,7 @@ public struct CompassDeviation: Sendable {
     /// (`−0.01`: the gyro turns 1 % too far), and that up in the body; nil
     /// before the table has begun or while the board is away from its up.
     public func scaleAboutUp(bodyUp: Vector3) -> (scale: Double, up: Vector3)? {
-        guard harmonicPrior > 0, let u = up, u.dot(bodyUp) >= cosLevelTolerance else { return nil }
+        guard harmonicPrior > 0, let u = up, isAtItsUp(bodyUp) else { return nil }
         return (state[2], u)
     }
 
@@ -149,7 +149,7 @@ public struct CompassDeviation: Sendable {
     /// turn's readings cannot tell that drift from the scale error times the
     /// turn's rate; one still moment before or after the turn can.
     public mutating func observeStill(rate: Double, variance: Double, bodyUp: Vector3) {
-        guard harmonicPrior > 0, let u = up, u.dot(bodyUp) >= cosLevelTolerance, rate.isFinite, variance > 0 else { return }
+        guard harmonicPrior > 0, isAtItsUp(bodyUp), rate.isFinite, variance > 0 else { return }
         var h = InlineArray<8, Double>(repeating: 0)
         h[1] = 1
         // A drift the turn's readings had taken for scale contradicts the state: that is what it corrects.
@@ -174,12 +174,19 @@ public struct CompassDeviation: Sendable {
         pendingWarming += (temperature - start) * interval
     }
 
+    /// Whether the board's up `bodyUp` is within ``levelTolerance`` of the table's.
+    @inline(__always)
+    private func isAtItsUp(_ bodyUp: Vector3) -> Bool {
+        guard let u = up else { return false }
+        return u.dot(bodyUp) >= cosLevelTolerance
+    }
+
     /// The deviation to take from the compass heading at heading `heading`
     /// (sin, cos) with the body's up `bodyUp` (unit), rad; nil while the
     /// table is not trusted or the board is not at its up.
     @inline(__always) // out of line, the whole table was copied to call it
     public func deviation(heading: (sin: Double, cos: Double), bodyUp: Vector3) -> Double? {
-        guard isTrusted, let u = up, u.dot(bodyUp) >= cosLevelTolerance else { return nil }
+        guard isTrusted, isAtItsUp(bodyUp) else { return nil }
         let h = Self.harmonics(heading), k = Self.firstHarmonic
         return h.0 * state[k] + h.1 * state[k + 1] + h.2 * state[k + 2] + h.3 * state[k + 3]
     }
