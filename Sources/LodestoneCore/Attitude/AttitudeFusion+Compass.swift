@@ -43,13 +43,18 @@ extension AttitudeFusion {
         let heading = compassHeading(of: reading, rotation: r)
         let innovation = heading.corrected - correction.angle.z - compassError - correction.compass
         let readingNoise = headingNoise(of: reading, rate: rate)
-        // A compass that turned while the gyro did not is disturbed, however clean its field looks.
+        // A compass that turned while the gyro did not is disturbed, however
+        // clean its field looks, unless it turned back to where it read before.
+        let returned = shift.awaitsConfirmation ? fieldReturn(measuredE) : nil
         if shift.observe(heading: heading.corrected, innovation: innovation, noise: readingNoise.undisturbed,
-                         headingVariance: errors.angle.row2.z, turned: pending.rotation,
+                         headingVariance: errors.angle.row2.z, turned: pending.rotation, returned: returned != nil,
                          gateSquared: coefficients.magneticGateSquared) {
             agreement.reset()
             compassLearningInterrupted()
             return
+        }
+        if let returned {
+            disturbanceEnded(returned, disagreement: innovation, rotation: r)
         }
         let accepted = innovation * innovation
             <= coefficients.magneticGateSquared * (errors.compassHeadingVariance + readingNoise.white)
@@ -62,6 +67,8 @@ extension AttitudeFusion {
         fuseHeading(innovation: innovation, noise: readingNoise, into: &correction)
         // The reference, and the compass error's size, are learned from the earth field alone, never through an offset.
         if !readsCompassLessAnOffset {
+            fieldHistory.record(field: measuredE, bias: gyroBias, biasVariance: r.row2.dot(errors.bias * r.row2),
+                                scale: upScaling.dot(upScalingAxis), time: elapsed)
             learn(from: reading, heading: heading, innovation: innovation, noise: readingNoise, correction: correction,
                   rotation: r, dt: dt)
         }
@@ -159,6 +166,18 @@ extension AttitudeFusion {
         let undisturbed = own + tanDipSquared * max(errors.angle.row1.y, gravity.disagreement) + offsetHeadingVariance
         return ReadingNoise(own: own, undisturbed: undisturbed, bend: 4 * disturbance / horizontalSquared,
                             tanDipSquared: tanDipSquared)
+    }
+
+    /// An earlier field (``FieldHistory``) that the plain reading `e` (earth
+    /// frame) matches where the last one did not: a disturbance the heading
+    /// followed has ended. nil when there is none, or when an offset is taken
+    /// from the readings (the history holds the plain field).
+    func fieldReturn(_ e: Vector3) -> FieldHistory.Return? {
+        guard !readsCompassLessAnOffset else { return nil }
+        return fieldHistory.return(of: e, time: elapsed, tolerance: .init(
+            gateSquared: coefficients.magneticGateSquared, noise: noise.magnetometerVariance,
+            tilt: errors.largestTiltVariance, compass: compassErrorVariance,
+            correlationAngle: coefficients.compassCorrelationAngle, walk: coefficients.biasNoise * biasWalk.factor))
     }
 
     /// Puts the reading to ``CompassAgreement``, which judges the compass

@@ -83,6 +83,7 @@ extension AttitudeFusion {
         case let .roomStep(s, variance):
             if let before = carriedBeforeStep { carried = before }
             carriedBeforeStep = nil
+            if returned(to: r * m) { return false }
             room.stepped(by: .init(earth: s, variance: variance), gateSquared: coefficients.magneticGateSquared)
             return false
         case let .step(s, variance):
@@ -93,6 +94,7 @@ extension AttitudeFusion {
             if room.steppedBack(by: .init(earth: r * s, variance: variance), gateSquared: coefficients.magneticGateSquared) {
                 return false
             }
+            if returned(to: r * m) { return false }
             let norm = magnetic.referenceNorm ?? 0, sinDip = magnetic.referenceSinDip
             let horizontalSquared = norm * norm * (1 - sinDip * sinDip)
             // The step is measured through the same calibration as the earth
@@ -102,6 +104,29 @@ extension AttitudeFusion {
             room.tookCarriedStep(carried.isTentative ? .init(earth: r * s, variance: stepVariance) : nil)
             return false
         }
+    }
+
+    /// Whether a step of the field is its return to a field read before the
+    /// heading followed a disturbance (``FieldHistory``): then no field is removed.
+    mutating func returned(to e: Vector3) -> Bool {
+        guard let returned = fieldReturn(e) else { return false }
+        disturbanceEnded(returned, disagreement: atan2(e.x, e.y), rotation: attitude.rotationMatrix)
+        return true
+    }
+
+    /// The compass came back to a field read before (``FieldHistory``): the
+    /// readings since were disturbed, and the heading followed them. It gives
+    /// way to the compass, and what the readings taught since is forgotten:
+    /// the bias about up (``giveWayToCompass(disagreement:lasting:rotation:)``);
+    /// the deviation and scale error (``CompassDeviation``), which took the
+    /// disturbance's growth during a turn for the gyro's; and the field's
+    /// strength and dip, which are the earlier field's again (learned from the
+    /// disturbed readings, they made the clean ones look carried).
+    mutating func disturbanceEnded(_ returned: FieldHistory.Return, disagreement: Double, rotation r: Matrix3) {
+        giveWayToCompass(disagreement: disagreement, lasting: returned.age, rotation: r)
+        deviation.reset()
+        let norm = returned.field.length
+        magnetic.adopt(norm: norm, sinDip: -returned.field.z / norm, over: FieldHistory.block)
     }
 
     /// A room's field that faded rather than stepped back (the board carried
@@ -168,6 +193,7 @@ extension AttitudeFusion {
         carried.reset()
         deviation.reset()
         shift.reset()
+        fieldHistory = FieldHistory()
         fieldStep.reset()
         carriedBeforeStep = nil
         room.reset()

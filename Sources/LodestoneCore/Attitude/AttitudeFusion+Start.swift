@@ -96,6 +96,7 @@ extension AttitudeFusion {
         rest.reset()
         agreement.reset()
         shift.reset()
+        fieldHistory = FieldHistory()
         fieldStep.reset()
         carriedBeforeStep = nil
         room.reset()

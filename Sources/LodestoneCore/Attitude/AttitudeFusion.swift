@@ -92,6 +92,8 @@ public struct AttitudeFusion: Sendable {
     var magnetic: MagneticDisturbanceRejection
     var carried: BodyFixedDisturbance
     var shift = CompassShift()
+    /// The plain earth field as read before: a jump back to it ends a disturbance.
+    var fieldHistory = FieldHistory()
     var fieldStep: FieldStep
     /// The carried field's offset the readings ``fieldStep`` watches were corrected by, µT.
     var fieldStepOffset = Vector3.zero
@@ -466,6 +468,8 @@ public struct AttitudeFusion: Sendable {
         // The deviation is learned against the raw gyro: the bias estimate follows the compass.
         // So is its scale error: what taking it out turned is a correction too.
         deviation.corrected(by: -(growth.rotationIntegral * gyroBias).z + pending.scaledTurn * r.row2.dot(upScalingAxis))
+        fieldHistory.carried(upTime: growth.rotationIntegral.row2, bias: gyroBias, turn: turnE.z,
+                             scaledTurn: pending.scaledTurn * r.row2.dot(upScalingAxis), path: pending.turn.length)
         pending.scaledTurn = 0
         let missedAboutUp = pending.missedRotation.z
         deviation.grew(turn: turnE.z,
@@ -528,6 +532,7 @@ public struct AttitudeFusion: Sendable {
         compassError = min(bound, max(-bound, compassError + correction.compass))
         compassSpread.corrected(by: angle.z)
         shift.corrected(by: angle.z)
+        fieldHistory.corrected(by: angle.z)
         deviation.corrected(by: angle.z)
         gravity.corrected(angle: angle, bias: bias)
     }

@@ -41,9 +41,10 @@ struct CompassShift: Sendable {
     /// judges (rad); `noise` the variance of one reading's heading without any
     /// disturbance allowance, `headingVariance` the filter's own (what the
     /// gyro knows), rad²; `turned` the gyro's turn since the previous reading,
-    /// rad. Returns whether the reading carries the shift.
+    /// rad; `returned` whether the compass read so before (``FieldHistory``):
+    /// a jump back there is a disturbance ending. Returns whether the reading carries the shift.
     mutating func observe(heading: Double, innovation: Double, noise: Double, headingVariance: Double, turned: Double,
-                          gateSquared: Double) -> Bool {
+                          returned: Bool = false, gateSquared: Double) -> Bool {
         turnedSince += turned
         defer {
             previous = heading
@@ -54,7 +55,7 @@ struct CompassShift: Sendable {
             return jump * jump > gateSquared * 2 * noise && abs(jump) > turned
         }
         if let b = beforeJump {
-            isShifted = isShifted || isJump(from: b.heading, turned: b.turned + turnedSince)
+            isShifted = isShifted || !returned && isJump(from: b.heading, turned: b.turned + turnedSince)
             beforeJump = nil
         } else if let p = previous, isJump(from: p, turned: turnedSince) {
             beforeJump = (p, turnedSince)
@@ -64,6 +65,9 @@ struct CompassShift: Sendable {
         if isShifted, innovation * innovation <= gateSquared * (headingVariance + noise) { isShifted = false }
         return isShifted
     }
+
+    /// Whether the last reading jumped, and the next confirms or denies it.
+    var awaitsConfirmation: Bool { beforeJump != nil }
 
     /// The filter moved its heading by `angle` (rad): the readings' headings,
     /// taken against the new heading, are smaller by as much.

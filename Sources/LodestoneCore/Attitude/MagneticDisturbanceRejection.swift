@@ -194,7 +194,7 @@ public struct MagneticDisturbanceRejection: Hashable, Sendable {
     }
 
     /// Takes a field seen for `duration` seconds as the reference.
-    private mutating func adopt(norm: Double, sinDip: Double, over duration: Double) {
+    mutating func adopt(norm: Double, sinDip: Double, over duration: Double) {
         referenceNorm = norm
         setSinDip(sinDip)
         dipWeight = duration / readingDipVariance(norm: norm, dt: duration)

@@ -34,6 +34,17 @@ import Testing
         #expect(Self.judge([0, 0.4, 0.41], headingVariance: 0.04) == [false, false, false])
     }
 
+    /// A jump back to a field read before (``FieldHistory``) is a disturbance
+    /// the heading followed coming to its end: no shift.
+    @Test func aJumpBackToAnEarlierFieldIsNoShift() {
+        var shift = CompassShift()
+        let judged = [0, 0.01, 0.40, 0.41, 0.40].enumerated().map { i, h in
+            shift.observe(heading: h, innovation: h, noise: Self.noise, headingVariance: 1e-4, turned: 0,
+                          returned: i == 3, gateSquared: Self.gate)
+        }
+        #expect(judged == [false, false, false, false, false])
+    }
+
     @Test func theShiftEndsWhenTheCompassComesBack() {
         #expect(Self.judge([0, 0.4, 0.4, 0.4, 0.0, 0.01]) == [false, false, true, true, false, false])
     }

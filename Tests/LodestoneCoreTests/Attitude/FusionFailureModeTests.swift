@@ -247,6 +247,29 @@ import Testing
         #expect(r.rmse < 3, "RMSE \(r.rmse)°")
     }
 
+    /// A field that grows over a minute, too slowly for any one reading to
+    /// show it, and then ends at once: a room's field (0, 6, 4 µT east, north,
+    /// up) beside a board turning at 10 °/s, a magnet (−10, 0, 0 µT) carried on
+    /// a walk. The heading follows the growth (nothing tells it from the
+    /// truth), and when the field ends the compass jumps back to what it read
+    /// before. The jump was taken for a new field (``CompassShift``,
+    /// ``FieldStep``), and the heading stayed where the disturbance had left it:
+    /// 7–12° off for minutes. A jump back to a field read before the
+    /// disturbance (``FieldHistory``) ends it. Scored from 20 s after it ends.
+    @Test(arguments: [(Scenario.levelTurn(.init(rate: 10, turnDuration: 480)), UInt64(7), false),
+                      (Scenario.walk(.init(duration: 500, seed: 14)), UInt64(14), true)])
+    func aDisturbanceThatGrewAndEndedAtOnceIsLetGo(scenario: Scenario, seed: UInt64, carried: Bool) {
+        let field = carried ? Vector3(-10, 0, 0) : Vector3(0, 6, 4)
+        let disturbance = SyntheticRecording.CarriedField(start: 200, end: 330, field: field, rise: carried ? 90 : 40)
+        var uncalibrated = AttitudeFusion.Settings()
+        uncalibrated.compassError = HeadingAccuracyEstimator.Settings().uncalibratedError
+        let r = Self.run(scenario, bias: Vector3(0.3, -0.2, 0.5), settling: 350, settings: uncalibrated, seed: seed,
+                         carriedFields: carried ? [disturbance] : [], roomFields: carried ? [] : [disturbance])
+        print("measured \(scenario.name) after a grown field ended: RMSE \(r.rmse)°, worst \(r.worst)°, beyond 3σ \(r.beyondThree)")
+        #expect(r.rmse < 2, "RMSE \(r.rmse)° after the field ended")
+        #expect(r.beyondThree <= 0.01, "the error lay beyond three times the reported uncertainty in \(100 * r.beyondThree) % of the samples")
+    }
+
     /// An uncalibrated board (a compass error of 5°) whose hard iron, 3.7 µT,
     /// puts the compass up to 10° off, swaying on a boat and in a walker's hand:
     /// every roll looked like a turn to a new compass error, so the filter
