@@ -41,6 +41,10 @@ import Darwin
 ///    already allows, so that what the calibration is trusted with is left to it;
 /// 5. it is the whole offset: every direction it leaves unsolved stayed near
 ///    the board's up (a level turn's axis).
+/// A field that steps (a motor switched on beside the board, a magnet put on
+/// it) puts later readings on another sphere, and an offset fitted across the
+/// step is no hard iron: the equations start again at one
+/// (``stepped(from:to:)``).
 /// ``Settings/confirmations`` candidates in a row that agree are adopted: the
 /// pipeline takes the offset into its calibration. Until then, and for what
 /// an adopted offset leaves unsolved, ``suspectedHeadingError`` tells the
@@ -98,12 +102,23 @@ public struct HardIronSwing: Sendable {
     private var sinceSolve = 0.0
     private var candidate: Vector3?
     private var agreeing = 0
+    /// The last reading, and north and up in the body then.
+    private var lastReading: Reading?
+
+    private struct Reading: Sendable {
+        var field: Vector3
+        var north: Vector3
+        var up: Vector3
+    }
     /// How far the offset found but not yet adopted may turn the heading,
     /// rad; 0 when none is found. The accuracy holds it meanwhile.
     public private(set) var suspectedHeadingError = 0.0
 
     /// The weighted equations `|m|² = 2m·h + c` in normal form, the unknown
     /// `c` kept apart so that it can be eliminated: `a = (2m, 1)`, `y = |m|²`.
+    /// `c` holds only between two steps of the field (a room's field changes
+    /// the strength, not the offset): the equations before the last step are
+    /// kept with theirs eliminated (``Closed``).
     private struct Equations: Sendable {
         var hh = Matrix3.zero   // Σ 4·m·mᵀ
         var hc = Vector3.zero   // Σ 2·m
@@ -116,6 +131,28 @@ public struct HardIronSwing: Sendable {
         var u = Vector3.zero    // Σ u
         var ee = Matrix3.zero   // Σ e·eᵀ, e the Earth's field's direction in the body as the attitude has it
         var e = Vector3.zero    // Σ e
+        var closed = Closed()
+
+        /// Equations before the last step, `c` eliminated from each stretch:
+        /// the spread of `2m` about its stretch's mean, the matching right side,
+        /// what is left of `y`, and their weights.
+        struct Closed: Sendable {
+            var spread = Matrix3.zero
+            var side = Vector3.zero
+            var unexplained = 0.0
+            var count = 0.0
+        }
+
+        /// All the weights, before and since the last step.
+        var total: Double { count + closed.count }
+        /// `Σ4mmᵀ` less what `c` takes, over every stretch.
+        var spread: Matrix3 {
+            guard count > 0 else { return closed.spread }
+            return closed.spread + hh - Matrix3(rows: hc * hc.x, hc * hc.y, hc * hc.z) * (1 / count)
+        }
+        var side: Vector3 { count > 0 ? closed.side + rh - hc * (rc / count) : closed.side }
+        /// The spread of `y` that no `c` explains.
+        var unexplained: Double { count > 0 ? closed.unexplained + yy - rc * rc / count : closed.unexplained }
 
         mutating func add(_ m: Vector3, strengthSquared y: Double, up: Vector3, earth: Vector3, keeping keep: Double) {
             ee = ee * keep + Matrix3(rows: earth * earth.x, earth * earth.y, earth * earth.z)
@@ -130,12 +167,22 @@ public struct HardIronSwing: Sendable {
             rh = rh * keep + twice * y
             rc = rc * keep + y
             yy = yy * keep + y * y
+            closed.spread = closed.spread * keep
+            closed.side = closed.side * keep
+            closed.unexplained *= keep
+            closed.count *= keep
         }
 
-        /// The sum of squared residuals with offset `h` and the best `c` for it.
+        /// The field stepped: the stretch since the last step is closed.
+        mutating func stepped() {
+            guard count > 0 else { return }
+            closed = Closed(spread: spread, side: side, unexplained: unexplained, count: total)
+            (hh, hc, count, rh, rc, yy) = (.zero, .zero, 0, .zero, 0, 0)
+        }
+
+        /// The sum of squared residuals with offset `h` and the best `c` for it in each stretch.
         func residual(offset h: Vector3) -> Double {
-            let c = (rc - hc.dot(h)) / count
-            return max(0, yy - 2 * (h.dot(rh) + c * rc) + h.dot(hh * h) + 2 * c * hc.dot(h) + c * c * count)
+            max(0, unexplained - 2 * h.dot(side) + h.dot(spread * h))
         }
     }
 
@@ -169,16 +216,20 @@ public struct HardIronSwing: Sendable {
     }
 
     /// One calibrated reading `m` (µT) with the board's `up` as its attitude has
-    /// it (unit, body frame), `dt` s after the previous one. `north`, the
-    /// magnetic north in the body frame, is asked for once an equation closes.
+    /// it (unit, body frame), `dt` s after the previous one, and `north`, the
+    /// magnetic north in the body frame.
     /// Returns an offset to take out of the readings once one is adopted (µT,
     /// in the calibrated frame); the equations then start again.
     @inline(__always) // once per monitor update: out of line it cost a call and a copy of the reading's vectors
     public mutating func observe(field m: Vector3, up: Vector3, dt: Double, north: () -> Vector3) -> Vector3? {
+        let northNow = north()
+        let reading = Reading(field: m, north: northNow, up: up)
+        if let last = lastReading, stepped(from: last, to: reading) { startAgain() }
+        lastReading = reading
         if block.count > 0 {
             let d = m.dot(block.first)
             let turned = d < 0 || d * d < cosBlockTurnSquared * m.squaredLength * block.first.squaredLength
-            if block.time >= settings.blockTime || turned { closeBlock(north: north()) }
+            if block.time >= settings.blockTime || turned { closeBlock(north: northNow) }
         }
         if block.count == 0 { block.first = m }
         block.count += 1
@@ -200,6 +251,7 @@ public struct HardIronSwing: Sendable {
     public mutating func reset() {
         equations = Equations()
         block = Block()
+        lastReading = nil
         sinceSolve = 0
         candidate = nil
         agreeing = 0
@@ -214,13 +266,39 @@ public struct HardIronSwing: Sendable {
         block = Block()
     }
 
+    /// The field stepped: what was read before lies on a sphere of another
+    /// radius, its offset the same (a room's field changes the strength; a
+    /// magnet put on the board changes both, and the two stretches then fit
+    /// no one offset).
+    private mutating func startAgain() {
+        equations.stepped()
+        block = Block()
+        candidate = nil
+        agreeing = 0
+        suspectedHeadingError = 0
+    }
+
+    /// Whether the field stepped between two readings: with a fixed offset a
+    /// reading moves only as the board turns the Earth's field in it, by at
+    /// most the board's turn times the strongest Earth field, and by what a
+    /// tilt error moves it (``Settings/verticalNoise``, `gate` times over).
+    /// The turn is bounded by how far north and up moved: a turn by θ about
+    /// any axis moves them by θ·√(2 − (a·n)² − (a·u)²), between θ and θ·√2.
+    /// It counts twice: a magnetometer may read up to a reading's interval
+    /// late against the attitude (BROAD's fast turns show it).
+    private func stepped(from last: Reading, to next: Reading) -> Bool {
+        let turn = 2 * ((next.north - last.north).squaredLength + (next.up - last.up).squaredLength).squareRoot()
+        let explained = turn * settings.earthFieldStrength.upperBound + settings.gate * settings.verticalNoise
+        return (next.field - last.field).squaredLength > explained * explained
+    }
+
     /// The offset the equations give, when it is a candidate (the type's rules).
     /// It is solved only along the directions the ``information(_:strength:)``
     /// pins within what turns the heading by the compass error; along the others
     /// (the turn axis of a level turn without a reference) the calibration is kept.
     private func solve() -> Solution? {
         let e = equations
-        guard e.count > 8 else { return nil }
+        guard e.total > 8, e.count > 0 else { return nil }
         let n = e.count, strength = (e.rc / n).squareRoot(), horizontal = strength * cosDip
         let (information, right) = Self.information(e, strength: strength, settings: settings, reference: reference)
         let pinned = 1 / pow(compassError * horizontal, 2)
@@ -232,7 +310,7 @@ public struct HardIronSwing: Sendable {
         let c = (e.rc - e.hc.dot(whole)) / n
         let radiusSquared = c + whole.squaredLength
         guard radiusSquared > 0, settings.earthFieldStrength.contains(radiusSquared.squareRoot()) else { return nil }
-        let unexplained = e.yy - e.rc * e.rc / n
+        let unexplained = e.unexplained
         guard unexplained > 0, e.residual(offset: whole) <= (1 - settings.explainedShare) * unexplained else { return nil }
         var wholeChiSquared = 0.0, chiSquared = 0.0, variance = 0.0
         for (v, value) in zip(eigen.vectors, eigen.values) where value > 0 {
@@ -251,7 +329,7 @@ public struct HardIronSwing: Sendable {
         // an offset along the arc (0.3 °/s: 2° → 14° off).
         let tilt = sin(settings.leastSwing)
         let complete = zip(eigen.vectors, eigen.values).allSatisfy { v, value in
-            value >= pinned || 1 - v.dot(e.uu * v) / n <= tilt * tilt
+            value >= pinned || 1 - v.dot(e.uu * v) / e.total <= tilt * tilt
         }
         let adoptable = complete && chiSquared >= gate && h.length > matters
         return Solution(offset: adoptable ? h : nil, variance: variance, radius: radiusSquared.squareRoot(),
@@ -272,9 +350,8 @@ public struct HardIronSwing: Sendable {
     /// `reference`, the vertical equations are added.
     private static func information(_ e: Equations, strength: Double, settings: Settings,
                                     reference: ExpectedField?) -> (Matrix3, Vector3) {
-        let n = e.count
-        let spread = e.hh - Matrix3(rows: e.hc * e.hc.x, e.hc * e.hc.y, e.hc * e.hc.z) * (1 / n)
-        let side = e.rh - e.hc * (e.rc / n)
+        let n = e.total
+        let spread = e.spread, side = e.side
         let spreadEigen = SymmetricEigen3(spread)
         let floor = 2 * strength * settings.strengthNoise
         let unconstrained = offset(information: spreadEigen, side: side, smallest: 0)

@@ -184,7 +184,11 @@ public struct HeadingEstimator: Sendable {
             // The monitor works on ≥ 20 ms scales: 50 updates a second suffice.
             let up = q.conjugate.rotate(.unitZ)
             monitor.update(field: m, up: up, still: fusion.isAtRest, time: time, dt: monitorTime)
-            swingHardIron(field: m, up: up, dt: monitorTime) { q.conjugate.rotate(.unitY) }
+            // A field the fusion takes out as carried came in a step: the board's own, not what
+            // it is fixed in, which was there from the start. Two learners would fight over it.
+            if fusion.bodyFieldOffset == nil {
+                swingHardIron(field: m, up: up, dt: monitorTime) { q.conjugate.rotate(.unitY) }
+            }
             monitorTime = 0
             monitorStarted = true
         }
