@@ -44,7 +44,8 @@ extension AttitudeFusion {
         let innovation = heading.corrected - correction.angle.z - compassError - correction.compass
         let readingNoise = headingNoise(of: reading, rate: rate)
         // A compass that turned while the gyro did not is disturbed, however
-        // clean its field looks, unless it turned back to where it read before.
+        // clean its field looks, unless it turned back to where it read before:
+        // then, where the heading disagrees with it, the heading followed a disturbance.
         let returned = shift.awaitsConfirmation ? fieldReturn(measuredE) : nil
         if shift.observe(heading: heading.corrected, innovation: innovation, noise: readingNoise.undisturbed,
                          headingVariance: errors.angle.row2.z, turned: pending.rotation, returned: returned != nil,
@@ -53,7 +54,8 @@ extension AttitudeFusion {
             compassLearningInterrupted()
             return
         }
-        if let returned {
+        if let returned, innovation * innovation
+            > coefficients.magneticGateSquared * (errors.compassHeadingVariance + readingNoise.white) {
             disturbanceEnded(returned, disagreement: innovation, rotation: r)
         }
         let accepted = innovation * innovation

@@ -106,11 +106,17 @@ extension AttitudeFusion {
         }
     }
 
-    /// Whether a step of the field is its return to a field read before the
-    /// heading followed a disturbance (``FieldHistory``): then no field is removed.
+    /// Whether a step of the field is its return to a field read before
+    /// (``FieldHistory``): then no field is removed, and where the heading
+    /// disagrees with it, the heading followed a disturbance.
     mutating func returned(to e: Vector3) -> Bool {
         guard let returned = fieldReturn(e) else { return false }
-        disturbanceEnded(returned, disagreement: atan2(e.x, e.y), rotation: attitude.rotationMatrix)
+        let disagreement = Angle.wrapped(radians: atan2(e.x, e.y) - compassError)
+        let horizontalSquared = e.x * e.x + e.y * e.y
+        if disagreement * disagreement > coefficients.magneticGateSquared
+            * (errors.compassHeadingVariance + 3 * noise.magnetometerVariance / horizontalSquared) {
+            disturbanceEnded(returned, disagreement: disagreement, rotation: attitude.rotationMatrix)
+        }
         return true
     }
 

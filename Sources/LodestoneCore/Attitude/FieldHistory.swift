@@ -63,6 +63,13 @@ struct FieldHistory: Sendable {
         var scale = 0.0
         var time = 0.0
         var count = 0.0
+
+        /// A block's sums as their mean.
+        var mean: Entry {
+            let k = 1 / count
+            return Entry(field: field * k, frame: frame * k, bias: bias, biasVariance: biasVariance, scale: scale,
+                         time: time, count: count)
+        }
     }
 
     private var recent = [Entry?](repeating: nil, count: levels)
@@ -83,14 +90,14 @@ struct FieldHistory: Sendable {
         current.field += e
         current.frame = current.frame + frame
         current.count += 1
+        (current.bias, current.biasVariance, current.scale, current.time) = (bias, biasVariance, scale, time)
         guard let start = blockStart else {
             blockStart = time
             return
         }
         guard time - start >= Self.block else { return }
-        let k = 1 / current.count
-        let mean = Entry(field: current.field * k, frame: current.frame * k, bias: bias, biasVariance: biasVariance,
-                         scale: scale, time: 0.5 * (start + time), count: current.count)
+        var mean = current.mean
+        mean.time = 0.5 * (start + time)
         for level in 0..<Self.levels where blocks % (1 << level) == 0 {
             older[level] = recent[level]
             recent[level] = mean
@@ -158,7 +165,9 @@ struct FieldHistory: Sendable {
     /// ended takes the new one back to them. Their squared distances, in
     /// standard deviations, weigh the two.
     func `return`(of field: Vector3, time: Double, tolerance t: Tolerance) -> Return? {
-        guard let before = latest else { return nil }
+        // The readings of the block under way, averaged: one reading far out
+        // by noise, then one back, is no return.
+        guard let before = current.count > 0 ? current.mean : latest else { return nil }
         let beforeNow = carried(before)
         var best: (found: Return, distance: Double)?
         for entry in recent + older {
