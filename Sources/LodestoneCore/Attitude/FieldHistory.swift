@@ -7,8 +7,8 @@ import Darwin
 #endif
 
 /// The earth field as the compass read it, from seconds to twenty minutes
-/// ago, carried into the filter's present frame by the heading corrections
-/// applied since: what the compass would read now had its field not moved.
+/// ago, carried into the filter's present frame by what the filter turned
+/// beyond the gyro since: what the compass would read now had its field not moved.
 ///
 /// A disturbance that grows slowly (a board carried towards a motor, a
 /// current ramping up) passes every test of a single reading, and the
@@ -29,7 +29,9 @@ struct FieldHistory: Sendable {
     /// about the earth's up: the corrections (rad); the turn the bias taken
     /// out made (rad) and the body's up integrated over time (s), which makes
     /// any other bias a turn; the turn the scale correction added (rad) and
-    /// the whole turn (rad), which makes any other scale one.
+    /// the whole turn (rad), which makes any other scale one. And the angle
+    /// the board turned through about any axis (rad), over which the
+    /// compass's error at one attitude becomes another's.
     struct Frame: Sendable {
         var corrections = 0.0
         var biasTurn = 0.0
