@@ -54,12 +54,10 @@ extension AttitudeFusion {
             compassLearningInterrupted()
             return
         }
-        if let returned, innovation * innovation
-            > coefficients.magneticGateSquared * (errors.compassHeadingVariance + readingNoise.white) {
+        if let returned, !isWithinHeadingGate(innovation, white: readingNoise.white) {
             disturbanceEnded(returned, disagreement: innovation, rotation: r)
         }
-        let accepted = innovation * innovation
-            <= coefficients.magneticGateSquared * (errors.compassHeadingVariance + readingNoise.white)
+        let accepted = isWithinHeadingGate(innovation, white: readingNoise.white)
         judgeAgreement(innovation: innovation, accepted: accepted, correction: correction, noise: readingNoise,
                        rotation: r, dt: dt)
         guard accepted else {
@@ -168,6 +166,14 @@ extension AttitudeFusion {
         let undisturbed = own + tanDipSquared * max(errors.angle.row1.y, gravity.disagreement) + offsetHeadingVariance
         return ReadingNoise(own: own, undisturbed: undisturbed, bend: 4 * disturbance / horizontalSquared,
                             tanDipSquared: tanDipSquared)
+    }
+
+    /// Whether a compass reading `innovation` rad from the heading, of white
+    /// noise `white` (rad²), lies within the gate of the heading and the
+    /// compass's error (``Settings/magneticGate``).
+    @inline(__always) // out of line, the whole fusion would be copied to call it
+    func isWithinHeadingGate(_ innovation: Double, white: Double) -> Bool {
+        innovation * innovation <= coefficients.magneticGateSquared * (errors.compassHeadingVariance + white)
     }
 
     /// An earlier field (``FieldHistory``) that the plain reading `e` (earth

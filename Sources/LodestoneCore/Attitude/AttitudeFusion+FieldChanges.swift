@@ -112,9 +112,7 @@ extension AttitudeFusion {
     mutating func returned(to e: Vector3) -> Bool {
         guard let returned = fieldReturn(e) else { return false }
         let disagreement = Angle.wrapped(radians: atan2(e.x, e.y) - compassError)
-        let horizontalSquared = e.x * e.x + e.y * e.y
-        if disagreement * disagreement > coefficients.magneticGateSquared
-            * (errors.compassHeadingVariance + 3 * noise.magnetometerVariance / horizontalSquared) {
+        if !isWithinHeadingGate(disagreement, white: 3 * noise.magnetometerVariance / (e.x * e.x + e.y * e.y)) {
             disturbanceEnded(returned, disagreement: disagreement, rotation: attitude.rotationMatrix)
         }
         return true
@@ -152,9 +150,8 @@ extension AttitudeFusion {
         }
         let fromCorrected = innovation(corrected), fromMeasured = innovation(measured)
         let horizontalSquared = measured.x * measured.x + measured.y * measured.y
-        let limit = coefficients.magneticGateSquared
-            * (errors.compassHeadingVariance + 3 * noise.magnetometerVariance / horizontalSquared)
-        let agrees = fromMeasured * fromMeasured <= limit && abs(fromMeasured) < abs(fromCorrected)
+        let agrees = isWithinHeadingGate(fromMeasured, white: 3 * noise.magnetometerVariance / horizontalSquared)
+            && abs(fromMeasured) < abs(fromCorrected)
             && magnetic.matches(fieldInEarth: measured, norm: measured.length)
         let fitsBetter = !agrees && Self.fitsReference(
             measured, betterThan: corrected, reference: magnetic, gateSquared: coefficients.magneticGateSquared,

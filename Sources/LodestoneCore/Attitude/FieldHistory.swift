@@ -80,15 +80,14 @@ struct FieldHistory: Sendable {
     private var current = Entry()
     private var blockStart: Double?
     private var frame = Frame()
-    /// The last field recorded.
-    private(set) var latest: Entry?
+    /// The last reading of the block just closed: what the compass read
+    /// before a jump that comes before the next block has a reading.
+    private var lastOfClosedBlock: Entry?
 
     /// A reading of the plain earth field that the heading accepted, earth
     /// frame, µT, at `time`, s, with the gyro's `bias`, its variance about
     /// up, and its `scale` error about up then.
     mutating func record(field e: Vector3, bias: Vector3, biasVariance: Double, scale: Double, time: Double) {
-        latest = Entry(field: e, frame: frame, bias: bias, biasVariance: biasVariance, scale: scale, time: time,
-                       count: 1)
         current.field += e
         current.frame = current.frame + frame
         current.count += 1
@@ -105,6 +104,8 @@ struct FieldHistory: Sendable {
             recent[level] = mean
         }
         blocks += 1
+        lastOfClosedBlock = Entry(field: e, frame: frame, bias: bias, biasVariance: biasVariance, scale: scale,
+                                  time: time, count: 1)
         current = Entry()
         blockStart = time
     }
@@ -169,7 +170,7 @@ struct FieldHistory: Sendable {
     func `return`(of field: Vector3, time: Double, tolerance t: Tolerance) -> Return? {
         // The readings of the block under way, averaged: one reading far out
         // by noise, then one back, is no return.
-        guard let before = current.count > 0 ? current.mean : latest else { return nil }
+        guard let before = current.count > 0 ? current.mean : lastOfClosedBlock else { return nil }
         let beforeNow = carried(before)
         var best: (found: Return, distance: Double)?
         for entry in recent + older {

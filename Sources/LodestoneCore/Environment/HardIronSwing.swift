@@ -43,8 +43,8 @@ import Darwin
 ///    the board's up (a level turn's axis).
 /// A field that steps (a motor switched on beside the board, a magnet put on
 /// it) puts later readings on another sphere, and an offset fitted across the
-/// step is no hard iron: the equations start again at one
-/// (``stepped(from:to:)``).
+/// step with one `c` is no hard iron: at a step (``stepped(from:to:)``) the
+/// equations before it keep their own `c`, and the candidates start again.
 /// ``Settings/confirmations`` candidates in a row that agree are adopted: the
 /// pipeline takes the offset into its calibration. Until then, and for what
 /// an adopted offset leaves unsolved, ``suspectedHeadingError`` tells the
@@ -224,7 +224,7 @@ public struct HardIronSwing: Sendable {
     public mutating func observe(field m: Vector3, up: Vector3, dt: Double, north: () -> Vector3) -> Vector3? {
         let northNow = north()
         let reading = Reading(field: m, north: northNow, up: up)
-        if let last = lastReading, stepped(from: last, to: reading) { startAgain() }
+        if let last = lastReading, stepped(from: last, to: reading) { fieldStepped() }
         lastReading = reading
         if block.count > 0 {
             let d = m.dot(block.first)
@@ -270,7 +270,7 @@ public struct HardIronSwing: Sendable {
     /// radius, its offset the same (a room's field changes the strength; a
     /// magnet put on the board changes both, and the two stretches then fit
     /// no one offset).
-    private mutating func startAgain() {
+    private mutating func fieldStepped() {
         equations.stepped()
         block = Block()
         candidate = nil
