@@ -25,6 +25,7 @@ import LodestoneSimulation
 
         var rng = RandomSource(seed: 20261130) // deterministic delays, so a failure can be replayed
         var killedMidWrite = 0, sawNew = 0, kills = 0
+        var midWriteDelays: [Double] = []
         // At least 30 kills, and on until five fell inside the write and one left the new
         // profile (at most 120): how long the write takes against the run depends on the machine.
         for i in 0..<120 where i < 30 || killedMidWrite < 5 || sawNew < 1 {
@@ -37,7 +38,10 @@ import LodestoneSimulation
             kills += killed ? 1 : 0
             let now = try Data(contentsOf: URL(fileURLWithPath: target))
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".profile.json.tmp-") }
-            if !leftovers.isEmpty { killedMidWrite += 1 }
+            if !leftovers.isEmpty {
+                killedMidWrite += 1
+                midWriteDelays.append(delay)
+            }
             for f in leftovers { try FileManager.default.removeItem(atPath: scratch.path(f)) }
             if now == old { continue }
             // Not the old file: it must be a complete new profile.
@@ -54,10 +58,12 @@ import LodestoneSimulation
         #expect(killedMidWrite >= 5)
         #expect(sawNew >= 1)
         // The next write cleans up what a killed writer left. Kill until one is left: where in
-        // the run the write falls depends on the machine (and on a sanitizer).
+        // the run the write falls depends on the machine (and on a sanitizer), so the delays
+        // that fell inside it above come first (under load, 60 random ones once missed it).
         var leftOne = false
-        for _ in 0..<60 where !leftOne {
-            _ = try CommandRunner.runKilled(arguments, killAfter: rng.uniform() * duration * 1.3)
+        for i in 0..<60 where !leftOne {
+            let delay = i < midWriteDelays.count ? midWriteDelays[i] : rng.uniform() * duration * 1.3
+            _ = try CommandRunner.runKilled(arguments, killAfter: delay)
             leftOne = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.hasPrefix(".profile.json.tmp-") }
         }
         try #require(leftOne, "no kill of 60 left a temporary file")
