@@ -224,7 +224,7 @@ public struct HardIronSwing: Sendable {
     public mutating func observe(field m: Vector3, up: Vector3, dt: Double, north: () -> Vector3) -> Vector3? {
         let northNow = north()
         let reading = Reading(field: m, north: northNow, up: up)
-        if let last = lastReading, stepped(from: last, to: reading) { fieldStepped() }
+        if let last = lastReading, Self.stepped(from: last, to: reading, settings: settings) { fieldStepped() }
         lastReading = reading
         if block.count > 0 {
             let d = m.dot(block.first)
@@ -286,7 +286,7 @@ public struct HardIronSwing: Sendable {
     /// any axis moves them by θ·√(2 − (a·n)² − (a·u)²), between θ and θ·√2.
     /// It counts twice: a magnetometer may read up to a reading's interval
     /// late against the attitude (BROAD's fast turns show it).
-    private func stepped(from last: Reading, to next: Reading) -> Bool {
+    private static func stepped(from last: Reading, to next: Reading, settings: Settings) -> Bool {
         let turn = 2 * ((next.north - last.north).squaredLength + (next.up - last.up).squaredLength).squareRoot()
         let explained = turn * settings.earthFieldStrength.upperBound + settings.gate * settings.verticalNoise
         return (next.field - last.field).squaredLength > explained * explained
