@@ -82,6 +82,12 @@ def cases() -> list[tuple[str, list[str]]]:
                              "--accel-bias", "0.05,-0.04,0.05"]),
         ("walk-accel-uncalibrated", ["--scenario", "walk", "--rate", "100", "--seed", "5", "--gyro-bias", BIAS,
                                      "--accel-bias", "0.3,-0.2,0.4"]),
+        # Turned over by hand, an uncalibrated accelerometer's offset is learned (AccelerometerBiasEstimate);
+        # with a scale error as well, which the offset alone does not model.
+        ("full-tumble-accel-uncalibrated", ["--scenario", "full-tumble", "--rate", "100", "--seed", "6",
+                                            "--gyro-bias", BIAS, "--accel-bias", "-1,0.5,0.8"]),
+        ("full-tumble-accel-scale", ["--scenario", "full-tumble", "--rate", "100", "--seed", "8", "--gyro-bias", BIAS,
+                                     "--accel-scale", "0.02,-0.01,0.03", "--accel-bias", "0.3,-0.2,0.4"]),
         # A fast turn on a 1 % part that stops: the scale error its bias took in is left behind.
         ("turn-100-gyro-scale-1", ["--scenario", "turn", "--turn-rate", "100", "--rate", "100", "--seed", "11",
                                    "--gyro-bias", BIAS, "--gyro-scale", "0.01,-0.01,0.01"]),

@@ -46,6 +46,7 @@ extension AttitudeFusion {
     mutating func start(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double) {
         let field = carried.offset.map { m - $0 } ?? m
         deviation.lostHeading()
+        accelerometerBias.restarted()
         if hasStarted {
             let level = keptLevel(acceleration: a)
             initialize(up: level?.up ?? a.normalized, tiltVariance: level?.variance ?? coefficients.initialTiltVariance,

@@ -142,6 +142,7 @@ public struct AttitudeFusion: Sendable {
     var saturation = GyroSaturation()
     var unaveraged = UnaveragedCompassError()
     var leverArm = LeverArmEstimate()
+    var accelerometerBias = AccelerometerBiasEstimate()
     var biasWalk = BiasWalkEstimate()
     var warming: TemperatureBiasDrift
     var loops: LoopRateError
@@ -250,6 +251,11 @@ public struct AttitudeFusion: Sendable {
     /// it. See ``BodyFixedDisturbance``.
     public var bodyFieldOffset: Vector3? { carried.isTentative ? nil : carried.offset }
 
+    /// The accelerometer's zero-g offset taken out of its readings, m/s²,
+    /// body frame: zero until the board has been turned over widely enough
+    /// to tell it from a tilt (``AccelerometerBiasEstimate``).
+    public var accelerometerOffset: Vector3 { accelerometerBias.bias }
+
     /// Whether the board is still or turning slowly and steadily (the gyro bias is then being measured).
     public var isAtRest: Bool { rest.isAtRest }
 
@@ -287,6 +293,7 @@ public struct AttitudeFusion: Sendable {
     public mutating func update(acceleration a: Vector3, magneticField m: Vector3, angularRate w: Vector3, dt: Double,
                                 speed: Double? = nil, course: Double? = nil, temperature: Double? = nil) {
         guard a.isFinite, m.isFinite, w.isFinite, dt.isFinite, a.squaredLength > 0, m.squaredLength > 0 else { return }
+        let a = a - accelerometerBias.bias
         let isNewField = m != lastField
         lastField = m
         if !isInitialized || dt > settings.maximumTimeStep {
@@ -345,11 +352,17 @@ public struct AttitudeFusion: Sendable {
         let interval = growth.time
         let meanRate = pending.turn * (1 / interval)
         recentTurnRate = max(abs(r.row2.dot(meanRate)), recentTurnRate * max(0, 1 - interval / Self.turnMemory))
+        let leverAcceleration = leverArm.acceleration
         if let taught = leverArm.observe(rate: meanRate,
                                          specificForce: pending.specificForce * (1 / interval),
                                          gravity: r.row2 * gravity.restingStrength, interval: interval) {
             unlearnSwingBias(taught)
         }
+        accelerometerBias.observe(specificForce: pending.specificForce * (1 / interval) - leverAcceleration + accelerometerBias.bias,
+                                  turn: pending.turn, gyroBias: gyroBias,
+                                  gyroBiasVariance: (errors.bias.trace - r.row2.dot(errors.bias * r.row2)) / 2,
+                                  rate: meanRate, interval: interval,
+                                  rateErrorVariance: settings.gyroRateError * settings.gyroRateError)
         pending.specificForce = .zero
         tiltSpread.add(up: r.row2, interval: interval)
         completeGrowth(rotation: r)
@@ -453,6 +466,7 @@ public struct AttitudeFusion: Sendable {
         guard missed != .zero else { return }
         pending.missedRotation += r * missed
         pending.clippedSinceHeading = true
+        accelerometerBias.restarted()
     }
 
     /// Completes the growth since the last correction: the gyro's noise and
