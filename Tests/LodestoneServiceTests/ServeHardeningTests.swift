@@ -221,12 +221,34 @@ func cpuSeconds(_ pid: Int32) -> Double? {
     /// hangs up at once, was accepted with it and counted.)
     @Test func peersThatHungUpBeforeBeingAcceptedHoldNoSlot() throws {
         let (service, socket) = try start(["--source", "simulated", "--max-clients", "2"])
-        service.signal(SIGSTOP)
+        service.pause()
         for _ in 0..<2 { try ProtocolClient(path: socket).close() }
         let locals = try (0..<2).map { _ in try ProtocolClient(path: socket) }
         service.signal(SIGCONT)
         for l in locals { #expect(l.readObject()?.className == "VERSION", "\(l.lines)") }
         stop(service)
+    }
+
+    /// A client that was served and hung up holds no slot from the clients that connect
+    /// while the service is busy: its hang-up and their connections arrive together, and the
+    /// hang-up counts first. (CI refused one of them in theClientLimitIsEnforced: the harness's
+    /// readiness probe had been accepted a round earlier and was still counted. This test
+    /// failed in every round before; with the listeners only served after the clients, in 1
+    /// of 15.)
+    @Test func aClientThatHungUpHoldsNoSlotFromThoseWaitingBehindIt() throws {
+        for _ in 0..<3 {
+            let (service, socket) = try start(["--source", "simulated", "--max-clients", "2"])
+            let served = try ProtocolClient(path: socket)
+            #expect(served.readObject()?.className == "VERSION")
+            let other = try ProtocolClient(path: socket)
+            #expect(other.readObject()?.className == "VERSION")
+            service.pause()
+            served.close()
+            let waiting = try ProtocolClient(path: socket)
+            service.signal(SIGCONT)
+            #expect(waiting.readObject()?.className == "VERSION", "\(waiting.lines)")
+            stop(service)
+        }
     }
 
     /// `limits.idleTimeout`: a client that neither watches nor sends is told and closed; so

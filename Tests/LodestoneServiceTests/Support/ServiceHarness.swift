@@ -106,6 +106,19 @@ final class ServiceProcess: @unchecked Sendable {
 
     func signal(_ s: Int32) { kill(pid, s) }
 
+    /// Stops the service (SIGSTOP) and returns once it has stopped: kill(2) returns
+    /// before the process does, and what a test does next must find it stopped.
+    func pause(timeout: Double = 5) {
+        kill(pid, SIGSTOP)
+        let deadline = Deadline(timeout)
+        while !deadline.hasPassed {
+            // /proc/PID/stat: "pid (comm) S ...", the state after the last ')'.
+            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+               let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "T" { return }
+            usleep(1_000)
+        }
+    }
+
     /// Waits for the exit; nil when it did not exit in time (it is then killed).
     func waitExit(timeout: Double = 10) -> Int32? {
         let deadline = Deadline(timeout)
