@@ -208,7 +208,7 @@ public struct MagnetometerAlignment: Hashable, Sendable {
             var count = 0.0, targetSum = 0.0
             for (p, keep) in zip(pairs, used) where keep {
                 let (j, target) = Self.row(p, rotation: rotation)
-                jj = jj + Matrix3(rows: j * j.x, j * j.y, j * j.z)
+                jj = jj + Matrix3.outer(j, j)
                 jSum += j
                 jTarget += j * target
                 count += 1

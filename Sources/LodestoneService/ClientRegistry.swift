@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import LodestoneCore
 import LodestoneLogs
 
@@ -39,6 +44,19 @@ final class ClientRegistry {
     /// peer that hung up before it was accepted holds no slot while it waits to be removed.
     func count(from origin: ClientOrigin) -> Int {
         clients.reduce(0) { $0 + ($1.origin == origin && !$1.closing ? 1 : 0) }
+    }
+
+    /// Whether a client of `origin` may be accepted within `limit`. At the limit, the
+    /// clients whose peer has closed its end (POLLHUP), which the loop may not have read
+    /// yet, are marked closing first: they hold no slot. A peer that only shut down its
+    /// writing (a half-closed client still reading) keeps its slot.
+    func hasSlot(from origin: ClientOrigin, limit: Int) -> Bool {
+        guard count(from: origin) >= limit else { return true }
+        for c in clients where c.origin == origin && !c.closing {
+            var p = pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 0) == 1, p.revents & Int16(POLLHUP | POLLERR) != 0 { c.closing = true }
+        }
+        return count(from: origin) < limit
     }
 
     func add(fd: Int32, peer: String, origin: ClientOrigin, now: Double) -> ClientSession {

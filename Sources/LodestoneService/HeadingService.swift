@@ -134,9 +134,6 @@ public final class HeadingService {
             let timeout = Int32(max(0, min(1000, ((deadline - Clock.monotonic()) * 1000).rounded(.up))))
             let n = poll(&fds, nfds_t(fds.count), timeout)
             if n < 0, errno != EINTR { return shutdown(.failed(ServiceError(.failure, "poll failed: \(Sockets.errorText(errno))"))) }
-            // Listeners last: a client that hung up is seen closing (and holds
-            // no slot) before the clients waiting behind it are counted.
-            var listeners: [(Int32, ClientOrigin)] = []
             for (i, p) in fds.enumerated() where p.revents != 0 {
                 switch slots[i] {
                 case .signals:
@@ -146,7 +143,7 @@ public final class HeadingService {
                 case .wake:
                     loopWake.drain()
                     saveCalibrationUpdates()
-                case .listener(let fd, let origin): listeners.append((fd, origin))
+                case .listener(let fd, let origin): accept(fd, origin: origin)
                 case .nmeaListener(let fd): nmea.accept(fd, now: Clock.monotonic())
                 case .nmeaConsumer(let fd):
                     if p.revents & Int16(POLLOUT) != 0 { nmea.writable(fd) }
@@ -157,7 +154,6 @@ public final class HeadingService {
                     serve(fd: fd, events: p.revents)
                 }
             }
-            for (fd, origin) in listeners { accept(fd, origin: origin) }
             closeFailedClients()
             saveRegions()
             let (fatal, ended) = hub.withLock { ($0.status.fatalError, $0.status.sourceEnded) }
@@ -304,8 +300,7 @@ public final class HeadingService {
             case .connection(let fd, let peer):
                 acceptGuard.accepted()
                 let accepted = hub.withLock { s -> Bool in
-                    if s.clients.count(from: origin) >= limit { Self.noteHangUps(in: s.clients, from: origin) }
-                    guard s.clients.count(from: origin) < limit else { return false }
+                    guard s.clients.hasSlot(from: origin, limit: limit) else { return false }
                     _ = s.addClient(fd: fd, peer: peer, origin: origin, now: now)
                     return true
                 }
@@ -315,16 +310,6 @@ public final class HeadingService {
                     refuse(fd, peer: peer, limit: limit, now: now)
                 }
             }
-        }
-    }
-
-    /// Marks closing the clients of `origin` whose peer has closed its end (POLLHUP), which
-    /// the loop may not have read yet: they hold no slot from a client waiting to be accepted.
-    /// A peer that only shut down its writing (a half-closed client still reading) is kept.
-    private static func noteHangUps(in registry: ClientRegistry, from origin: ClientOrigin) {
-        for c in registry.clients where c.origin == origin && !c.closing {
-            var p = pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0)
-            if poll(&p, 1, 0) == 1, p.revents & Int16(POLLHUP | POLLERR) != 0 { c.closing = true }
         }
     }
 

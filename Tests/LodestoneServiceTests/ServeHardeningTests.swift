@@ -233,8 +233,7 @@ func cpuSeconds(_ pid: Int32) -> Double? {
     /// while the service is busy: its hang-up and their connections arrive together, and the
     /// hang-up counts first. (CI refused one of them in theClientLimitIsEnforced: the harness's
     /// readiness probe had been accepted a round earlier and was still counted. This test
-    /// failed in every round before; with the listeners only served after the clients, in 1
-    /// of 15.)
+    /// failed in every round before.)
     @Test func aClientThatHungUpHoldsNoSlotFromThoseWaitingBehindIt() throws {
         for _ in 0..<3 {
             let (service, socket) = try start(["--source", "simulated", "--max-clients", "2"])

@@ -82,8 +82,8 @@ public struct AccelerometerBiasEstimate: Hashable, Sendable {
     /// Gravity in the frame, m/s², and the covariance in blocks: of g, of g
     /// with b (rows g, columns b), of b.
     private var gravity = Vector3.zero
-    private var gravityCovariance = Matrix3(diagonal: .zero)
-    private var crossCovariance = Matrix3(diagonal: .zero)
+    private var gravityCovariance = Matrix3.zero
+    private var crossCovariance = Matrix3.zero
     private var biasCovariance: Matrix3
     private var hasGravity = false
     private var hasTurnedOver = false
@@ -91,13 +91,13 @@ public struct AccelerometerBiasEstimate: Hashable, Sendable {
     private var refused = 0.0
     private var noise = BlockNoise()
     /// Σ u·uᵀ of the teaching blocks' up in the body, and how many.
-    private var directions = Matrix3(diagonal: .zero)
+    private var directions = Matrix3.zero
     private var directionCount = 0.0
 
     private struct Block: Hashable, Sendable {
         var force = Vector3.zero
         var forceSquares = 0.0
-        var rotation = Matrix3(diagonal: .zero)
+        var rotation = Matrix3.zero
         var rateSquares = 0.0
         var accelerationSquares = 0.0
         var time = 0.0
@@ -131,7 +131,7 @@ public struct AccelerometerBiasEstimate: Hashable, Sendable {
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
-        biasCovariance = Matrix3(diagonal: Vector3(1, 1, 1) * (settings.priorSpread * settings.priorSpread))
+        biasCovariance = Matrix3.identity * (settings.priorSpread * settings.priorSpread)
     }
 
     /// The gyro's frame is lost (the estimate started again, or a clipped
@@ -145,7 +145,7 @@ public struct AccelerometerBiasEstimate: Hashable, Sendable {
 
     private mutating func learnAgain() {
         restarted()
-        biasCovariance = Matrix3(diagonal: Vector3(1, 1, 1) * (settings.priorSpread * settings.priorSpread))
+        biasCovariance = Matrix3.identity * (settings.priorSpread * settings.priorSpread)
         noise = BlockNoise()
         refused = 0
     }
@@ -201,7 +201,7 @@ public struct AccelerometerBiasEstimate: Hashable, Sendable {
         if refused > 0.5 { learnAgain() }
         guard taken else { return }
         let up = rotation.transposedTimes(mean).normalized
-        directions = directions + Matrix3(rows: up * up.x, up * up.y, up * up.z)
+        directions = directions + Matrix3.outer(up, up)
         directionCount += 1
         reviewBias()
     }
@@ -209,8 +209,8 @@ public struct AccelerometerBiasEstimate: Hashable, Sendable {
     /// Gravity in the frame as first seen; the offset and what is known of it kept.
     private mutating func startGravity(at g: Vector3) {
         gravity = g
-        gravityCovariance = Matrix3(diagonal: Vector3(1, 1, 1) * (settings.priorSpread * settings.priorSpread))
-        crossCovariance = Matrix3(diagonal: .zero)
+        gravityCovariance = Matrix3.identity * (settings.priorSpread * settings.priorSpread)
+        crossCovariance = Matrix3.zero
         hasGravity = true
     }
 
@@ -219,9 +219,9 @@ public struct AccelerometerBiasEstimate: Hashable, Sendable {
     /// turns with its rate error by a share of what it turned.
     private mutating func drift(over t: Double, turned: Double, gyroBiasVariance: Double, rateErrorVariance: Double) {
         let growth = gravity.squaredLength * (gyroBiasVariance * settings.driftTime * t + rateErrorVariance * turned)
-        gravityCovariance = gravityCovariance + Matrix3(diagonal: Vector3(growth, growth, growth))
+        gravityCovariance = gravityCovariance + Matrix3.identity * growth
         let wander = settings.offsetWalk * settings.offsetWalk * t
-        biasCovariance = biasCovariance + Matrix3(diagonal: Vector3(wander, wander, wander))
+        biasCovariance = biasCovariance + Matrix3.identity * wander
     }
 
     /// The Kalman update of `y = g + Ḡ·b`, H = [I | Ḡ]; false where the
@@ -233,7 +233,7 @@ public struct AccelerometerBiasEstimate: Hashable, Sendable {
         let explained = a + m * b                                          // H·P·Hᵀ
         let innovation = y - (gravity + m * estimate)
         let r = noise.variance(modelled: modelledNoise)
-        guard let sInverse = (explained + Matrix3(diagonal: Vector3(r, r, r))).inverse,
+        guard let sInverse = (explained + Matrix3.identity * r).inverse,
               innovation.dot(sInverse * innovation) <= settings.gate * settings.gate else { return false }
         // Learned from the blocks taken only: a turn the gyro did not see
         // must not teach that every block is that far off.
@@ -252,7 +252,7 @@ public struct AccelerometerBiasEstimate: Hashable, Sendable {
     /// pivots of m − t·I (Sylvester's law of inertia), the sign changes of
     /// its leading principal minors.
     static func eigenvalues(of m: Matrix3, below t: Double) -> Int {
-        let a = m - Matrix3(diagonal: Vector3(t, t, t))
+        let a = m - Matrix3.identity * t
         let minors = [1, a.row0.x, a.row0.x * a.row1.y - a.row0.y * a.row1.x, a.determinant]
         return (1..<4).filter { minors[$0] * minors[$0 - 1] <= 0 }.count
     }

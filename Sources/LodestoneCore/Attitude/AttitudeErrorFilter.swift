@@ -246,7 +246,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         angle.row2 = up
         angle.row0.z = up.x
         angle.row1.z = up.y
-        cross = cross - Self.outer(pa, kb)
+        cross = cross - Matrix3.outer(pa, kb)
         bias = Self.subtractingSymmetric(bias, pb, kb)
         compassAngle = compassAngle - pa * kc
         compassBias = compassBias - pb * kc
@@ -321,7 +321,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         let inverse = 1 / s
         let ka = pa * inverse, kb = pb * inverse, kc = pc * inverse
         angle = Self.subtractingSymmetric(angle, pa, ka)
-        cross = cross - Self.outer(pa, kb)
+        cross = cross - Matrix3.outer(pa, kb)
         bias = Self.subtractingSymmetric(bias, pb, kb)
         compassAngle = compassAngle - pa * kc
         compassBias = compassBias - pb * kc
@@ -339,8 +339,8 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     mutating func updateSlope(pa: Vector3, pb: Vector3, pc: Double, pk: Vector3, s: Double, innovation: Double,
                               teaches: Bool = true) -> Vector3 {
         let kk = pk * (1 / s)
-        slopeAngle = slopeAngle - Self.outer(pa, kk)
-        slopeBias = slopeBias - Self.outer(pb, kk)
+        slopeAngle = slopeAngle - Matrix3.outer(pa, kk)
+        slopeBias = slopeBias - Matrix3.outer(pb, kk)
         slopeCompass = slopeCompass - kk * pc
         guard teaches else { return .zero }
         slope = Self.subtractingSymmetric(slope, pk, kk)
@@ -360,7 +360,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     /// Adds `variance` to the bias along the body direction `d` (unit length).
     @inlinable
     public mutating func widenBias(along d: Vector3, variance: Double) {
-        bias = bias + Self.outer(d * variance, d)
+        bias = bias + Matrix3.outer(d * variance, d)
     }
 
     /// The bias along body direction `d` (unit length) may have been off by
@@ -371,8 +371,8 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     @inlinable
     public mutating func widenBias(along d: Vector3, variance: Double, turning e: Vector3, for time: Double) {
         widenBias(along: d, variance: variance)
-        angle = angle + Self.outer(e * (variance * time * time), e)
-        cross = cross + Self.outer(e * (-variance * time), d)
+        angle = angle + Matrix3.outer(e * (variance * time * time), e)
+        cross = cross + Matrix3.outer(e * (-variance * time), d)
     }
 
     /// Adds a rotation the gyro may have missed, `rotation` (rad, earth axes), with its
@@ -380,7 +380,7 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
     /// by `rotation·rotationᵀ`, so a reading that shows part of it shows the rest.
     @inlinable
     public mutating func widenAngle(byMissed rotation: Vector3) {
-        angle = angle + Self.outer(rotation, rotation)
+        angle = angle + Matrix3.outer(rotation, rotation)
     }
 
     /// `m − u·vᵀ` for symmetric `m` and parallel `u`, `v`: six products, mirrored.
@@ -390,10 +390,5 @@ public struct AttitudeErrorFilter: Hashable, Sendable {
         return Matrix3(m.row0.x - u.x * v.x, xy, xz,
                        xy, m.row1.y - u.y * v.y, yz,
                        xz, yz, m.row2.z - u.z * v.z)
-    }
-
-    @inlinable
-    static func outer(_ u: Vector3, _ v: Vector3) -> Matrix3 {
-        Matrix3(rows: v * u.x, v * u.y, v * u.z)
     }
 }

@@ -352,13 +352,13 @@ public struct AttitudeFusion: Sendable {
         let interval = growth.time
         let meanRate = pending.turn * (1 / interval)
         recentTurnRate = max(abs(r.row2.dot(meanRate)), recentTurnRate * max(0, 1 - interval / Self.turnMemory))
-        let leverAcceleration = leverArm.acceleration
+        let meanForce = pending.specificForce * (1 / interval), leverAcceleration = leverArm.acceleration
         if let taught = leverArm.observe(rate: meanRate,
-                                         specificForce: pending.specificForce * (1 / interval),
+                                         specificForce: meanForce,
                                          gravity: r.row2 * gravity.restingStrength, interval: interval) {
             unlearnSwingBias(taught)
         }
-        accelerometerBias.observe(specificForce: pending.specificForce * (1 / interval) - leverAcceleration + accelerometerBias.bias,
+        accelerometerBias.observe(specificForce: meanForce - leverAcceleration + accelerometerBias.bias,
                                   turn: pending.turn, gyroBias: gyroBias,
                                   gyroBiasVariance: (errors.bias.trace - r.row2.dot(errors.bias * r.row2)) / 2,
                                   rate: meanRate, interval: interval,

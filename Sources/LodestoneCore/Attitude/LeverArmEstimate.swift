@@ -108,7 +108,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
         let keep = max(0, 1 - interval / Self.memoryTime)
         let squares = l.transposed * l, alongUp = l.transposedTimes(up)
         information = information * keep + squares * interval
-        acrossInformation = acrossInformation * keep + (squares - AttitudeErrorFilter.outer(alongUp, alongUp)) * interval
+        acrossInformation = acrossInformation * keep + (squares - Matrix3.outer(alongUp, alongUp)) * interval
         moment = moment * keep + l.transposedTimes(y) * interval
         residualSquares = residualSquares * keep + y.squaredLength * interval
         rateSquares = rateSquares * keep + (w - meanRate).squaredLength * interval

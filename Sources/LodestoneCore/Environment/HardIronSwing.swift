@@ -148,20 +148,20 @@ public struct HardIronSwing: Sendable {
         /// `Σ4mmᵀ` less what `c` takes, over every stretch.
         var spread: Matrix3 {
             guard count > 0 else { return closed.spread }
-            return closed.spread + hh - Matrix3(rows: hc * hc.x, hc * hc.y, hc * hc.z) * (1 / count)
+            return closed.spread + hh - Matrix3.outer(hc, hc) * (1 / count)
         }
         var side: Vector3 { count > 0 ? closed.side + rh - hc * (rc / count) : closed.side }
         /// The spread of `y` that no `c` explains.
         var unexplained: Double { count > 0 ? closed.unexplained + yy - rc * rc / count : closed.unexplained }
 
         mutating func add(_ m: Vector3, strengthSquared y: Double, up: Vector3, earth: Vector3, keeping keep: Double) {
-            ee = ee * keep + Matrix3(rows: earth * earth.x, earth * earth.y, earth * earth.z)
+            ee = ee * keep + Matrix3.outer(earth, earth)
             e = e * keep + earth
-            uu = uu * keep + Matrix3(rows: up * up.x, up * up.y, up * up.z)
+            uu = uu * keep + Matrix3.outer(up, up)
             um = um * keep + up * up.dot(m)
             u = u * keep + up
             let twice = m * 2
-            hh = hh * keep + Matrix3(rows: twice * twice.x, twice * twice.y, twice * twice.z)
+            hh = hh * keep + Matrix3.outer(twice, twice)
             hc = hc * keep + twice
             count = count * keep + 1
             rh = rh * keep + twice * y
@@ -361,7 +361,7 @@ public struct HardIronSwing: Sendable {
         var information = Matrix3.zero, right = Vector3.zero
         for (v, value) in zip(spreadEigen.vectors, spreadEigen.values)
         where value > 0 && v.dot(turned * v) >= max(settings.turnedShare * value, least) {
-            information = information + Matrix3(rows: v * v.x, v * v.y, v * v.z) * (value / noise)
+            information = information + Matrix3.outer(v, v) * (value / noise)
             right += v * (v.dot(side) / noise)
         }
         if let reference {

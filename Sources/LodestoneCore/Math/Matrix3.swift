@@ -103,6 +103,12 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
                        a.row2.dot(bt.row0), a.row2.dot(bt.row1), a.row2.dot(bt.row2))
     }
 
+    /// u·vᵀ.
+    @inlinable
+    public static func outer(_ u: Vector3, _ v: Vector3) -> Matrix3 {
+        Matrix3(rows: v * u.x, v * u.y, v * u.z)
+    }
+
     @inlinable
     public static func * (m: Matrix3, s: Double) -> Matrix3 {
         Matrix3(rows: m.row0 * s, m.row1 * s, m.row2 * s)
