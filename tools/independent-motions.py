@@ -206,6 +206,17 @@ def pendulum(length, yaw_rate_dps=1.0, roll_amplitude=8.0):
                        lambda t: ramp(t) * roll_amplitude * D2R * np.sin(w * t + 1.0), arm=(0, 0, -length))
 
 
+def pocket(frequency, arm, walk_speed=0.0):
+    """A board in a trouser pocket: pitched −80°, swung ±35° by the leg, `arm` m below the hip,
+    the walker turning at 1 °/s, walking at `walk_speed` m/s with a bob twice a stride."""
+    w = 2 * math.pi * frequency
+    position = None
+    if walk_speed:
+        position = lambda t: np.stack([0 * t, walk_speed * t, 0.03 * np.sin(2 * w * t)], -1)
+    return EulerMotion(300, lambda t: 0.4 + turned(1)(t), lambda t: -80 * D2R + ramp(t) * 35 * D2R * np.sin(w * t),
+                       lambda t: 0 * t + 3 * D2R, position=position, arm=(0, arm, 0))
+
+
 def car(rng, with_speed, duration=600.0):
     """600 s (or `duration`): roundabouts, curves, hills and straights from a random plan."""
     dt = 0.01
@@ -369,6 +380,8 @@ def motions():
         "lift": lambda: EulerMotion(300, lambda t: 0.2 + turned(0.7)(t), position=lambda t: np.stack(
             [0 * t, 0 * t, ramp(t) * 3 * np.sin(2 * math.pi * t / 20)], -1)),
         "walk": lambda: walk(1),
+        "pocket-swing": lambda: pocket(1.5, 0.4),
+        "pocket-walk": lambda: pocket(0.9, 0.8, walk_speed=1.4),
         "boat-mast-4m": lambda: boat(1, (0, 0, 4)),
         "boat-below-2m": lambda: boat(3, (0.5, 1, -2)),
         "car": lambda: car(np.random.default_rng(11), with_speed=False),

@@ -112,6 +112,15 @@ public struct AttitudeFusion: Sendable {
     var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
     var lastField = Vector3.zero
+    /// The lever arm's acceleration at this sample (``LeverArmEstimate``),
+    /// summed for the correction's mean.
+    @inline(__always)
+    mutating func swingAcceleration(rate: Vector3, dt: Double) -> Vector3 {
+        let swing = leverArm.acceleration(rate: rate, dt: dt)
+        pending.swingAcceleration += swing * dt
+        return swing
+    }
+
     /// The latest new magnetometer reading not yet fused, how long ago it
     /// came, and the time since a reading was last fused.
     var pending = PendingField()
@@ -142,6 +151,9 @@ public struct AttitudeFusion: Sendable {
     var saturation = GyroSaturation()
     var unaveraged = UnaveragedCompassError()
     var leverArm = LeverArmEstimate()
+    /// Whether ``leverArm`` has an arm to take out: read every sample, kept
+    /// here so that the estimate is not copied to ask.
+    var isSwingTakenOut = false
     var accelerometerBias = AccelerometerBiasEstimate()
     var biasWalk = BiasWalkEstimate()
     var warming: TemperatureBiasDrift
@@ -304,7 +316,7 @@ public struct AttitudeFusion: Sendable {
         let (rate, r) = integrate(angularRate: w, dt: dt)
         if saturation.mayBeClipped(w) { noteClipping(rawRate: w, dt: dt, rotation: r) }
         rest.add(angularRate: w, acceleration: a, field: m - steadyFieldOffset, dt: dt)
-        let aE = r * (a - leverArm.acceleration)
+        let aE = isSwingTakenOut ? r * (a - swingAcceleration(rate: rate, dt: dt)) : r * a
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, specificForce: aE, dt: dt)
         pending.specificForce += (carrier.map { a - r.transposedTimes($0) } ?? a) * dt
@@ -337,6 +349,8 @@ public struct AttitudeFusion: Sendable {
         /// The specific force summed over the samples since the last correction, times their steps, m/s,
         /// less the vehicle's acceleration where a speed gives it: what the lever arm is fitted to.
         var specificForce = Vector3.zero
+        /// The lever arm's acceleration taken out of the samples since the last correction, times their steps, m/s.
+        var swingAcceleration = Vector3.zero
         /// The turn about ``upScalingAxis`` the scale correction added, rad.
         var scaledTurn = 0.0
     }
@@ -352,18 +366,21 @@ public struct AttitudeFusion: Sendable {
         let interval = growth.time
         let meanRate = pending.turn * (1 / interval)
         recentTurnRate = max(abs(r.row2.dot(meanRate)), recentTurnRate * max(0, 1 - interval / Self.turnMemory))
-        let meanForce = pending.specificForce * (1 / interval), leverAcceleration = leverArm.acceleration
+        let meanForce = pending.specificForce * (1 / interval)
+        let leverAcceleration = pending.swingAcceleration * (1 / interval)
         if let taught = leverArm.observe(rate: meanRate,
                                          specificForce: meanForce,
                                          gravity: r.row2 * gravity.restingStrength, interval: interval) {
             unlearnSwingBias(taught)
         }
+        isSwingTakenOut = leverArm.leverArm != nil
         accelerometerBias.observe(specificForce: meanForce - leverAcceleration + accelerometerBias.bias,
                                   turn: pending.turn, gyroBias: gyroBias,
                                   gyroBiasVariance: (errors.bias.trace - r.row2.dot(errors.bias * r.row2)) / 2,
                                   rate: meanRate, interval: interval,
                                   rateErrorVariance: settings.gyroRateError * settings.gyroRateError)
         pending.specificForce = .zero
+        pending.swingAcceleration = .zero
         tiltSpread.add(up: r.row2, interval: interval)
         completeGrowth(rotation: r)
         followScaleAboutUp(bodyUp: r.row2)

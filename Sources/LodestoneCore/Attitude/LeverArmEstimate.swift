@@ -18,8 +18,8 @@
 /// and the centripetal part's mean do not enter, with exponential forgetting
 /// (``memoryTime``). Each axis of it is taken out only while the fit is sure
 /// of it (three of its standard deviations, counted with the residual's
-/// correlation, ``residualCorrelationTime``, within it), and only for swings
-/// slower than ``fastestSwing``.
+/// correlation, ``residualCorrelationTime``, within it); a quick swing's
+/// only where it explains most of the acceleration (``quickSwing``).
 ///
 /// Fed once per correction with the interval's mean rate and specific force,
 /// so the cost does not grow with the sample rate.
@@ -35,19 +35,39 @@ public struct LeverArmEstimate: Hashable, Sendable {
     public static let residualCorrelationTime = 2.0
     /// The fit is not used before it spans this long, s: a swing or two.
     public static let shortestFit = 8.0
-    /// The fastest swing, rad/s (the angular acceleration's RMS over the
-    /// RMS of the rate about its slow mean), whose lever arm is taken out: each interval's
-    /// lever acceleration is taken out of the next interval's samples, a
-    /// correction interval or two late, 9–18° of phase at this rate, which
-    /// leaves 2·sin(phase/2), 16–32 %, of the swing's acceleration where all
-    /// of it stayed before. A boat rolls at about 1 rad/s, a board hanging
-    /// 0.6–2.5 m below a pivot swings at 2–4; a hand moves the board at 6–25.
-    public static let fastestSwing = 4.0
+    /// A swing quicker than this, rad/s (the angular acceleration's RMS over
+    /// the RMS of the rate about its slow mean), reverses within the gravity
+    /// average, which keeps 1/(1 + ω²τ²) of it: a boat rolls at about 1 rad/s
+    /// and a board hanging 0.6–2.5 m below a pivot swings at 2–4, a pocket at
+    /// 5–10 and a hand moves the board at 6–30. A quick swing taught the
+    /// filter no bias before its arm was known (the bias's own uncertainty
+    /// covers what it turned the estimate by), and its arm is taken out only
+    /// where the swing is a rigid one (``explainsQuickSwing(_:)``): the
+    /// centripetal part of a wrong arm, `ω × (ω × δr)`, does not reverse, so
+    /// a partial fit adds more than it takes out, and what a quick swing too
+    /// small to matter leaves in the average is less than a wrong arm's.
+    public static let quickSwing = 4.0
+    /// The share of the acceleration beyond gravity (less its slow mean) a
+    /// quick swing's arm must explain to be taken out, and to stay taken out:
+    /// a rigid swing about a point explains 0.96–0.99 of it (a pendulum, a
+    /// pocket; 0.8–0.91 with a walk's bob), a hand's motion, mostly
+    /// translation, 0.1–0.72. Taken out late, a quick swing's arm costs
+    /// little; taken out wrong, much; dropped while the swing goes on, the
+    /// filter meets its whole acceleration again.
+    public static let leastQuickExplainedShare = (taken: 0.85, kept: 0.7)
+    /// The least RMS acceleration a quick swing's arm must explain, m/s²:
+    /// a board at rest, whose gyro noise differenced passes for a quick swing,
+    /// fits arms to its noise.
+    public static let smallestQuickSwingAcceleration = 0.5
     /// The largest lever arm believed, m: beyond it the fit has found
     /// something else.
     public static let longest = 30.0
 
-    private var lastRate: Vector3?
+    /// The last correction interval's mean rate and specific force, and its length, s.
+    private var lastInterval: Interval?
+    private struct Interval: Hashable, Sendable {
+        let rate: Vector3, force: Vector3, length: Double
+    }
     private var meanResidual = Vector3.zero
     private var meanRegressor = Matrix3(diagonal: .zero)
     private var information = Matrix3(diagonal: .zero)
@@ -61,9 +81,16 @@ public struct LeverArmEstimate: Hashable, Sendable {
     private var meanRate = Vector3.zero
     private var rateSquares = 0.0
     private var accelerationSquares = 0.0
-    /// The lever arm in use, body frame, m, and the acceleration it gives now.
+    /// The lever arm in use, body frame, m.
     public private(set) var leverArm: Vector3?
-    public private(set) var acceleration = Vector3.zero
+    /// The angular acceleration at the last sample, smoothed over
+    /// ``angularAccelerationTime``, and that sample's rate.
+    private var sampleAngularAcceleration = Vector3.zero
+    private var lastSampleRate: Vector3?
+    /// How long the per-sample angular acceleration is smoothed, s: the
+    /// gyro's noise, differenced at 1 kHz, would otherwise pass for 5 m/s²
+    /// on a 0.4 m arm; the swing's phase lags by this.
+    public static let angularAccelerationTime = 0.01
 
     public init() {}
 
@@ -73,20 +100,24 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// Returns, when a lever arm is taken out for the first time, the bias
     /// the swing's acceleration could have taught the filter until then, rad/s
     /// (the tilt it gave, its acceleration across gravity over g, turning at
-    /// the swing's rate).
+    /// the swing's rate); nil for a swing quicker than ``quickSwing``.
     public mutating func observe(rate w: Vector3, specificForce f: Vector3, gravity: Vector3,
                                  interval: Double) -> Double? {
         guard interval > 0 else { return nil }
-        defer { lastRate = w }
-        guard let previous = lastRate else { return nil }
-        let alpha = (w - previous) * (1 / interval)
+        defer { lastInterval = Interval(rate: w, force: f, length: interval) }
+        guard let previous = lastInterval else { return nil }
+        // At the boundary of the two intervals: the rate's change across it,
+        // and the rate and force there as the two means' mean, all in phase.
+        let alpha = (w - previous.rate) * (2 / (interval + previous.length))
+        let rate = (w + previous.rate) * 0.5, force = (f + previous.force) * 0.5
         let up = gravity.normalized
-        accumulate(alpha: Self.across(alpha, up), rate: Self.across(w, up), residual: f - gravity, up: up,
+        accumulate(alpha: Self.across(alpha, up), rate: Self.across(rate, up), residual: force - gravity, up: up,
                    interval: interval)
         leverArm = solved()
-        acceleration = leverArm.map { alpha.cross($0) + w.cross(w.cross($0)) } ?? .zero
+        if leverArm == nil { lastSampleRate = nil }
         guard !adopted, let arm = leverArm else { return nil }
         adopted = true
+        guard swingRateSquared < Self.quickSwing * Self.quickSwing else { return nil }
         // The RMS of the acceleration the arm explains across gravity (along it,
         // as from heave, it tilts nothing), m/s², as tilt, turning at the swing's rate.
         let explained = (max(0, arm.dot(acrossInformation * arm)) / weight).squareRoot()
@@ -123,13 +154,14 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// The fit's lever arm, each axis only while the fit is sure of it (three
     /// standard deviations within it); nil while none is.
     private mutating func solved() -> Vector3? {
-        guard weight > Self.shortestFit, swingRateSquared < Self.fastestSwing * Self.fastestSwing else { return nil }
+        guard weight > Self.shortestFit else { return nil }
         // A prior of ``longest`` on each axis keeps an axis the swing does not
         // reach (the one it turns about) at zero instead of undetermined.
         let prior = residualSquares / (3 * weight) * Self.residualCorrelationTime / (Self.longest * Self.longest)
         guard let inverse = (information + Matrix3.identity * prior).inverse else { return nil }
         let arm = inverse * moment
         guard arm.isFinite, arm.length <= Self.longest else { return nil }
+        if swingRateSquared >= Self.quickSwing * Self.quickSwing, !explainsQuickSwing(arm) { return nil }
         // The residual's variance per axis and second; the arm's variances, its
         // readings counted once per correlation time.
         let unexplained = max(0, residualSquares - moment.dot(arm)) / (3 * weight)
@@ -140,9 +172,38 @@ public struct LeverArmEstimate: Hashable, Sendable {
         return sure == .zero ? nil : sure
     }
 
+    /// The swing's acceleration at this sample, body frame, m/s²: `α × r +
+    /// ω × (ω × r)` with the rate of this sample (`rate`, less the bias) and
+    /// its angular acceleration, zero while no arm is in use. Taken at each
+    /// sample, not from the last correction interval's mean, so that it is in
+    /// phase with the specific force it is taken out of whatever the swing's rate.
+    @inline(__always) // once per sample while an arm is in use
+    public mutating func acceleration(rate w: Vector3, dt: Double) -> Vector3 {
+        guard let arm = leverArm else { return .zero }
+        if let previous = lastSampleRate {
+            let k = min(1, dt / Self.angularAccelerationTime)
+            sampleAngularAcceleration += ((w - previous) * (1 / dt) - sampleAngularAcceleration) * k
+        } else {
+            sampleAngularAcceleration = .zero
+        }
+        lastSampleRate = w
+        return sampleAngularAcceleration.cross(arm) + w.cross(w.cross(arm))
+    }
+
+    /// Whether `arm` makes the quick swing a rigid one: it explains most of
+    /// the acceleration the board feels beyond gravity (less once an arm is
+    /// in use), and enough of it to matter.
+    private func explainsQuickSwing(_ arm: Vector3) -> Bool {
+        let explained = moment.dot(arm)
+        let least = leverArm == nil ? Self.leastQuickExplainedShare.taken : Self.leastQuickExplainedShare.kept
+        return explained >= least * residualSquares
+            && explained >= Self.smallestQuickSwingAcceleration * Self.smallestQuickSwingAcceleration * weight
+    }
+
     /// A gap in the samples: the rate before it gives no angular acceleration after it.
     public mutating func interrupted() {
-        lastRate = nil
+        lastInterval = nil
+        lastSampleRate = nil
     }
 
     /// The part of `v` across `up`: the swing's share of a rotation. A turn
