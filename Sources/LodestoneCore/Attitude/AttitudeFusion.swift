@@ -112,15 +112,6 @@ public struct AttitudeFusion: Sendable {
     var rawFieldDisturbed = false
     /// The last calibrated field reading, body frame, µT.
     var lastField = Vector3.zero
-    /// The lever arm's acceleration at this sample (``LeverArmEstimate``),
-    /// summed for the correction's mean.
-    @inline(__always)
-    mutating func swingAcceleration(rate: Vector3, dt: Double) -> Vector3 {
-        let swing = leverArm.acceleration(rate: rate, dt: dt)
-        pending.swingAcceleration += swing * dt
-        return swing
-    }
-
     /// The latest new magnetometer reading not yet fused, how long ago it
     /// came, and the time since a reading was last fused.
     var pending = PendingField()
@@ -151,9 +142,6 @@ public struct AttitudeFusion: Sendable {
     var saturation = GyroSaturation()
     var unaveraged = UnaveragedCompassError()
     var leverArm = LeverArmEstimate()
-    /// Whether ``leverArm`` has an arm to take out: read every sample, kept
-    /// here so that the estimate is not copied to ask.
-    var isSwingTakenOut = false
     var accelerometerBias = AccelerometerBiasEstimate()
     var biasWalk = BiasWalkEstimate()
     var warming: TemperatureBiasDrift
@@ -316,7 +304,7 @@ public struct AttitudeFusion: Sendable {
         let (rate, r) = integrate(angularRate: w, dt: dt)
         if saturation.mayBeClipped(w) { noteClipping(rawRate: w, dt: dt, rotation: r) }
         rest.add(angularRate: w, acceleration: a, field: m - steadyFieldOffset, dt: dt)
-        let aE = isSwingTakenOut ? r * (a - swingAcceleration(rate: rate, dt: dt)) : r * a
+        let aE = leverArm.leverArm == nil ? r * a : r * (a - swingAcceleration(rate: rate, dt: dt))
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, specificForce: aE, dt: dt)
         pending.specificForce += (carrier.map { a - r.transposedTimes($0) } ?? a) * dt
@@ -328,6 +316,15 @@ public struct AttitudeFusion: Sendable {
         if let temperature { warming.observe(temperature, dt: dt) }
         guard growth.time >= Self.correctionInterval else { return }
         correct(rotation: r, rate: rate)
+    }
+
+    /// The lever arm's acceleration at this sample (``LeverArmEstimate``),
+    /// summed for the correction's mean.
+    @inline(__always)
+    mutating func swingAcceleration(rate: Vector3, dt: Double) -> Vector3 {
+        let swing = leverArm.acceleration(rate: rate, dt: dt)
+        pending.swingAcceleration += swing * dt
+        return swing
     }
 
     /// The latest new magnetometer reading not yet fused, how long ago it
@@ -373,7 +370,6 @@ public struct AttitudeFusion: Sendable {
                                          gravity: r.row2 * gravity.restingStrength, interval: interval) {
             unlearnSwingBias(taught)
         }
-        isSwingTakenOut = leverArm.leverArm != nil
         accelerometerBias.observe(specificForce: meanForce - leverAcceleration + accelerometerBias.bias,
                                   turn: pending.turn, gyroBias: gyroBias,
                                   gyroBiasVariance: (errors.bias.trace - r.row2.dot(errors.bias * r.row2)) / 2,

@@ -21,8 +21,9 @@
 /// correlation, ``residualCorrelationTime``, within it); a quick swing's
 /// only where it explains most of the acceleration (``quickSwing``).
 ///
-/// Fed once per correction with the interval's mean rate and specific force,
-/// so the cost does not grow with the sample rate.
+/// The fit is fed once per correction with the interval's mean rate and
+/// specific force, so its cost does not grow with the sample rate; the arm's
+/// acceleration is given at each sample, in phase with the specific force.
 public struct LeverArmEstimate: Hashable, Sendable {
     /// Slower than any swing to be measured (a boat's roll, 5–15 s), faster
     /// than the tilt error's change, s.
@@ -89,7 +90,8 @@ public struct LeverArmEstimate: Hashable, Sendable {
     private var lastSampleRate: Vector3?
     /// How long the per-sample angular acceleration is smoothed, s: the
     /// gyro's noise, differenced at 1 kHz, would otherwise pass for 5 m/s²
-    /// on a 0.4 m arm; the swing's phase lags by this.
+    /// on a 0.4 m arm. At 100 Hz and below it is the plain difference, half
+    /// a sample late; faster, about this late.
     public static let angularAccelerationTime = 0.01
 
     public init() {}
