@@ -70,9 +70,9 @@ public struct LeverArmEstimate: Hashable, Sendable {
         let rate: Vector3, force: Vector3, length: Double
     }
     private var meanResidual = Vector3.zero
-    private var meanRegressor = Matrix3(diagonal: .zero)
-    private var information = Matrix3(diagonal: .zero)
-    private var acrossInformation = Matrix3(diagonal: .zero)
+    private var meanRegressor = Matrix3.zero
+    private var information = Matrix3.zero
+    private var acrossInformation = Matrix3.zero
     private var moment = Vector3.zero
     private var residualSquares = 0.0
     private var weight = 0.0
@@ -119,7 +119,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
         if leverArm == nil { lastSampleRate = nil }
         guard !adopted, let arm = leverArm else { return nil }
         adopted = true
-        guard swingRateSquared < Self.quickSwing * Self.quickSwing else { return nil }
+        guard !isQuickSwing else { return nil }
         // The RMS of the acceleration the arm explains across gravity (along it,
         // as from heave, it tilts nothing), m/s², as tilt, turning at the swing's rate.
         let explained = (max(0, arm.dot(acrossInformation * arm)) / weight).squareRoot()
@@ -153,6 +153,9 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// square over the rate's about its mean.
     private var swingRateSquared: Double { rateSquares > 0 ? accelerationSquares / rateSquares : .infinity }
 
+    /// Whether the swing is quicker than ``quickSwing``.
+    private var isQuickSwing: Bool { swingRateSquared >= Self.quickSwing * Self.quickSwing }
+
     /// The fit's lever arm, each axis only while the fit is sure of it (three
     /// standard deviations within it); nil while none is.
     private mutating func solved() -> Vector3? {
@@ -163,7 +166,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
         guard let inverse = (information + Matrix3.identity * prior).inverse else { return nil }
         let arm = inverse * moment
         guard arm.isFinite, arm.length <= Self.longest else { return nil }
-        if swingRateSquared >= Self.quickSwing * Self.quickSwing, !explainsQuickSwing(arm) { return nil }
+        if isQuickSwing, !explainsQuickSwing(arm) { return nil }
         // The residual's variance per axis and second; the arm's variances, its
         // readings counted once per correlation time.
         let unexplained = max(0, residualSquares - moment.dot(arm)) / (3 * weight)

@@ -8,6 +8,20 @@ import Testing
 @Suite struct LeverArmEstimateTests {
     static let step = 0.04
 
+    /// A roll about forward (y) of `amplitude` rad at `omega` rad/s, at time
+    /// `t`: the body rate, the angular acceleration, and up in the body frame.
+    static func roll(amplitude: Double, omega: Double, at t: Double) -> (rate: Vector3, alpha: Vector3, up: Vector3) {
+        let angle = amplitude * sin(omega * t)
+        return (Vector3(0, amplitude * omega * cos(omega * t), 0),
+                Vector3(0, -amplitude * omega * omega * sin(omega * t), 0),
+                Vector3(-sin(angle), 0, cos(angle)))
+    }
+
+    /// What a board at `arm` from the axis feels of the swing: `α × r + ω × (ω × r)`.
+    static func swing(of arm: Vector3, rate: Vector3, alpha: Vector3) -> Vector3 {
+        alpha.cross(arm) + rate.cross(rate.cross(arm))
+    }
+
     /// Feeds `duration` s of a roll about forward (y) of `amplitude` rad and
     /// `period` s, the board at `arm` from the roll axis, with `noise` m/s² on
     /// the specific force; returns the estimate and the bias it said the
@@ -19,15 +33,10 @@ import Testing
         var random = SystemRandomNumberGenerator()
         let g = 9.81, omega = 2 * Double.pi / period
         for k in 0..<Int(duration / step) {
-            let t = Double(k) * step
-            let roll = amplitude * sin(omega * t)
-            let rate = Vector3(0, amplitude * omega * cos(omega * t), 0)
-            let alpha = Vector3(0, -amplitude * omega * omega * sin(omega * t), 0)
-            // Up in the body frame, rolled about y.
-            let up = Vector3(-sin(roll), 0, cos(roll))
+            let (rate, alpha, up) = roll(amplitude: amplitude, omega: omega, at: Double(k) * step)
             let jitter = Vector3(Double.random(in: -1...1, using: &random), Double.random(in: -1...1, using: &random),
                                  Double.random(in: -1...1, using: &random)) * (noise * 3.0.squareRoot())
-            let force = up * g + alpha.cross(arm) + rate.cross(rate.cross(arm)) + jitter
+            let force = up * g + swing(of: arm, rate: rate, alpha: alpha) + jitter
             if let rate = estimate.observe(rate: rate, specificForce: force, gravity: up * g, interval: step) {
                 taught = rate
             }
@@ -75,12 +84,9 @@ import Testing
         let arm = Vector3(0, 0, 0.3)
         for k in 0..<Int(60 / Self.step) {
             let t = Double(k) * Self.step
-            let roll = amplitude * sin(omega * t)
-            let rate = Vector3(0, amplitude * omega * cos(omega * t), 0)
-            let alpha = Vector3(0, -amplitude * omega * omega * sin(omega * t), 0)
-            let up = Vector3(-sin(roll), 0, cos(roll))
+            let (rate, alpha, up) = Self.roll(amplitude: amplitude, omega: omega, at: t)
             let push = Vector3(10 * sin(omega * t + phase), 0, 0)
-            let force = up * g + alpha.cross(arm) + rate.cross(rate.cross(arm)) + push
+            let force = up * g + Self.swing(of: arm, rate: rate, alpha: alpha) + push
             _ = estimate.observe(rate: rate, specificForce: force, gravity: up * g, interval: Self.step)
             #expect(estimate.leverArm == nil, "learned \(String(describing: estimate.leverArm)) at \(t) s")
             if estimate.leverArm != nil { return }
@@ -98,10 +104,8 @@ import Testing
         let omega = 2 * Double.pi / period, dt = 0.01
         var missed = 0.0, swing = 0.0
         for k in 0..<400 {
-            let t = 60 + Double(k) * dt
-            let rate = Vector3(0, amplitude * omega * cos(omega * t), 0)
-            let alpha = Vector3(0, -amplitude * omega * omega * sin(omega * t), 0)
-            let truth = alpha.cross(trueArm) + rate.cross(rate.cross(trueArm))
+            let (rate, alpha, _) = Self.roll(amplitude: amplitude, omega: omega, at: 60 + Double(k) * dt)
+            let truth = Self.swing(of: trueArm, rate: rate, alpha: alpha)
             let taken = estimate.acceleration(rate: rate, dt: dt)
             guard k >= 10 else { continue }
             missed += (truth - taken).squaredLength
