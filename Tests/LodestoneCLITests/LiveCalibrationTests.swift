@@ -45,7 +45,8 @@ struct LiveCalibrationTests {
         let mover = Thread {
             let start = Stopwatch()
             while !done.value {
-                if let q = turn(start.seconds) { board.setAttitude(q) }
+                let t = start.seconds
+                if let q = turn(t) { board.setAttitude(q, angularRate: Self.bodyRate(turn, at: t) ?? .zero) }
                 usleep(5000)
             }
         }
@@ -62,6 +63,15 @@ struct LiveCalibrationTests {
         let result = CommandRunner.collect(p, out: out, err: err)
         done.value = true
         return result
+    }
+
+    /// The body's turn rate at `t` (rad/s) from the attitude 1 ms on, so the
+    /// board's gyro reads what a turning board's would.
+    static func bodyRate(_ turn: (Double) -> Quaternion?, at t: Double) -> Vector3? {
+        let step = 0.001
+        guard let now = turn(t), let next = turn(t + step) else { return nil }
+        let change = now.conjugate * next
+        return change.vector * (change.w < 0 ? -2 / step : 2 / step)
     }
 
     /// A board with hard and soft iron, tumbled by the test: calibrate stops by
