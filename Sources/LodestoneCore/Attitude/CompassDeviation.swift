@@ -235,6 +235,9 @@ public struct CompassDeviation: Sendable {
         up = bodyUp
     }
 
+    /// The squared innovation, in its variances, beyond which a reading surprises the table.
+    private static let gate = 9.0
+
     /// The gyro heading's offset from the compass's before any reading, rad²: unknown.
     private static let unknownOffsetVariance = 1e6
 
@@ -349,15 +352,18 @@ public struct CompassDeviation: Sendable {
             predicted += h[i] * state[i]
         }
         let innovation = z - predicted
-        // A reading the table does not explain is not learned from; a run of
-        // them means something changed, and the table starts again.
-        guard innovation * innovation <= 9 * s else {
-            guard countsSurprise else { return }
-            surprises += 1
-            if surprises >= 5 { restart(at: up) }
-            return
+        // A reading the table does not explain is learned from only as far as
+        // the gate: turned away, one unlucky block froze the table while the
+        // next ones drifted further off. The rest of a run is not learned
+        // from; five in a row mean something changed, and the table starts again.
+        if innovation * innovation > Self.gate * s {
+            if countsSurprise { surprises += 1 }
+            if surprises >= 5 { restart(at: up); return }
+            if surprises > 1 { return }
+            s = innovation * innovation / Self.gate
+        } else {
+            surprises = 0
         }
-        surprises = 0
         for i in 0..<n {
             state[i] += ph[i] / s * innovation
             for j in 0..<n { covariance[i * n + j] -= ph[i] * ph[j] / s }
