@@ -142,6 +142,9 @@ public struct AttitudeFusion: Sendable {
     var saturation = GyroSaturation()
     var unaveraged = UnaveragedCompassError()
     var leverArm = LeverArmEstimate()
+    /// The last sample's specific force (less the accelerometer's bias) and
+    /// rotation, while a lever arm is taken out a sample late.
+    var sampleBefore: (force: Vector3, rotation: Matrix3)?
     var accelerometerBias = AccelerometerBiasEstimate()
     var biasWalk = BiasWalkEstimate()
     var warming: TemperatureBiasDrift
@@ -304,7 +307,7 @@ public struct AttitudeFusion: Sendable {
         let (rate, r) = integrate(angularRate: w, dt: dt)
         if saturation.mayBeClipped(w) { noteClipping(rawRate: w, dt: dt, rotation: r) }
         rest.add(angularRate: w, acceleration: a, field: m - steadyFieldOffset, dt: dt)
-        let aE = leverArm.leverArm == nil ? r * a : r * (a - swingAcceleration(rate: rate, dt: dt))
+        let aE = leverArm.leverArm == nil ? r * a : swingFreeForce(a, rate: rate, rotation: r, dt: dt)
         let carrier = vehicle.update(speed: speed, course: course, rate: rate, forward: settings.vehicleForwardAxis,
                                      rotation: r, specificForce: aE, dt: dt)
         pending.specificForce += (carrier.map { a - r.transposedTimes($0) } ?? a) * dt
@@ -318,13 +321,16 @@ public struct AttitudeFusion: Sendable {
         correct(rotation: r, rate: rate)
     }
 
-    /// The lever arm's acceleration at this sample (``LeverArmEstimate``),
-    /// summed for the correction's mean.
+    /// The specific force of the sample before this one, earth frame, less
+    /// the lever arm's acceleration there (``LeverArmEstimate``), summed for
+    /// the correction's mean: a sample late, so that the angular acceleration
+    /// is centred on it. This sample's own while the arm has no two samples yet.
     @inline(__always)
-    mutating func swingAcceleration(rate: Vector3, dt: Double) -> Vector3 {
-        let swing = leverArm.acceleration(rate: rate, dt: dt)
+    mutating func swingFreeForce(_ a: Vector3, rate: Vector3, rotation r: Matrix3, dt: Double) -> Vector3 {
+        defer { sampleBefore = (a, r) }
+        guard let swing = leverArm.acceleration(rate: rate, dt: dt), let before = sampleBefore else { return r * a }
         pending.swingAcceleration += swing * dt
-        return swing
+        return before.rotation * (before.force - swing)
     }
 
     /// The latest new magnetometer reading not yet fused, how long ago it

@@ -84,14 +84,16 @@ public struct LeverArmEstimate: Hashable, Sendable {
     private var accelerationSquares = 0.0
     /// The lever arm in use, body frame, m.
     public private(set) var leverArm: Vector3?
-    /// The angular acceleration at the last sample, smoothed over
-    /// ``angularAccelerationTime``, and that sample's rate.
+    /// The angular acceleration at the sample before the last, smoothed over
+    /// ``angularAccelerationTime``; the last two samples' rates, and the step between them.
     private var sampleAngularAcceleration = Vector3.zero
     private var lastSampleRate: Vector3?
+    private var rateBefore: Vector3?
+    private var stepBefore = 0.0
     /// How long the per-sample angular acceleration is smoothed, s: the
     /// gyro's noise, differenced at 1 kHz, would otherwise pass for 5 m/s²
-    /// on a 0.4 m arm. At 100 Hz and below it is the plain difference, half
-    /// a sample late; faster, about this late.
+    /// on a 0.4 m arm. At 100 Hz and below it is the plain centred
+    /// difference; faster, about half this late.
     public static let angularAccelerationTime = 0.01
 
     public init() {}
@@ -116,7 +118,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
         accumulate(alpha: Self.across(alpha, up), rate: Self.across(rate, up), residual: force - gravity, up: up,
                    interval: interval)
         leverArm = solved()
-        if leverArm == nil { lastSampleRate = nil }
+        if leverArm == nil { forgetSamples() }
         guard !adopted, let arm = leverArm else { return nil }
         adopted = true
         guard !isQuickSwing else { return nil }
@@ -177,22 +179,31 @@ public struct LeverArmEstimate: Hashable, Sendable {
         return sure == .zero ? nil : sure
     }
 
-    /// The swing's acceleration at this sample, body frame, m/s²: `α × r +
-    /// ω × (ω × r)` with the rate of this sample (`rate`, less the bias) and
-    /// its angular acceleration, zero while no arm is in use. Taken at each
-    /// sample, not from the last correction interval's mean, so that it is in
-    /// phase with the specific force it is taken out of whatever the swing's rate.
+    /// The swing's acceleration at the sample before this one, body frame,
+    /// m/s²: `α × r + ω × (ω × r)` with that sample's rate (less the bias)
+    /// and the rate's change from the sample before it to this one (`rate`,
+    /// `dt` s after it); nil while no arm is in use or before two samples.
+    /// Taken at each sample, not from the last correction interval's mean,
+    /// and a sample late, so that the angular acceleration is centred on the
+    /// sample it is taken out of: differenced back from it, it was half a
+    /// sample late, and left `(h/2)·dα/dt × r`.
     @inline(__always) // once per sample while an arm is in use
-    public mutating func acceleration(rate w: Vector3, dt: Double) -> Vector3 {
-        guard let arm = leverArm else { return .zero }
-        if let previous = lastSampleRate {
-            let k = min(1, dt / Self.angularAccelerationTime)
-            sampleAngularAcceleration += ((w - previous) * (1 / dt) - sampleAngularAcceleration) * k
-        } else {
-            sampleAngularAcceleration = .zero
-        }
-        lastSampleRate = w
-        return sampleAngularAcceleration.cross(arm) + w.cross(w.cross(arm))
+    public mutating func acceleration(rate w: Vector3, dt: Double) -> Vector3? {
+        guard let arm = leverArm else { return nil }
+        defer { lastSampleRate = w }
+        guard let last = lastSampleRate else { return nil }
+        defer { (rateBefore, stepBefore) = (last, dt) }
+        guard let before = rateBefore else { return nil }
+        let centred = (w - before) * (1 / (dt + stepBefore))
+        let k = min(1, dt / Self.angularAccelerationTime)
+        sampleAngularAcceleration += (centred - sampleAngularAcceleration) * k
+        return sampleAngularAcceleration.cross(arm) + last.cross(last.cross(arm))
+    }
+
+    private mutating func forgetSamples() {
+        lastSampleRate = nil
+        rateBefore = nil
+        sampleAngularAcceleration = .zero
     }
 
     /// Whether `arm` makes the quick swing a rigid one: it explains most of
@@ -208,7 +219,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// A gap in the samples: the rate before it gives no angular acceleration after it.
     public mutating func interrupted() {
         lastInterval = nil
-        lastSampleRate = nil
+        forgetSamples()
     }
 
     /// The part of `v` across `up`: the swing's share of a rotation. A turn
