@@ -23,7 +23,8 @@
 ///
 /// The fit is fed once per correction with the interval's mean rate and
 /// specific force, so its cost does not grow with the sample rate; the arm's
-/// acceleration is given at each sample, in phase with the specific force.
+/// acceleration is given at each sample for the one before, in phase with
+/// that sample's specific force.
 public struct LeverArmEstimate: Hashable, Sendable {
     /// Slower than any swing to be measured (a boat's roll, 5–15 s), faster
     /// than the tilt error's change, s.
@@ -93,7 +94,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
     /// How long the per-sample angular acceleration is smoothed, s: the
     /// gyro's noise, differenced at 1 kHz, would otherwise pass for 5 m/s²
     /// on a 0.4 m arm. At 100 Hz and below it is the plain centred
-    /// difference; faster, about half this late.
+    /// difference; faster, about this late.
     public static let angularAccelerationTime = 0.01
 
     public init() {}
@@ -200,6 +201,7 @@ public struct LeverArmEstimate: Hashable, Sendable {
         return sampleAngularAcceleration.cross(arm) + last.cross(last.cross(arm))
     }
 
+    /// A gap, or an arm no longer in use: a rate before it gives no angular acceleration after it.
     private mutating func forgetSamples() {
         lastSampleRate = nil
         rateBefore = nil
