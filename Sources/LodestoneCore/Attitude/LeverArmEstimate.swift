@@ -195,7 +195,10 @@ public struct LeverArmEstimate: Hashable, Sendable {
         guard let last = lastSampleRate else { return nil }
         defer { (rateBefore, stepBefore) = (last, dt) }
         guard let before = rateBefore else { return nil }
-        let centred = (w - before) * (1 / (dt + stepBefore))
+        let step = (dt + stepBefore) / 2
+        // A centred difference reads a swing at ω times sin(ωh)/(ωh) of its angular acceleration.
+        let gain = swingRateSquared.isFinite ? 1 + swingRateSquared * step * step / 6 : 1
+        let centred = (w - before) * (gain / (2 * step))
         let k = min(1, dt / Self.angularAccelerationTime)
         sampleAngularAcceleration += (centred - sampleAngularAcceleration) * k
         return sampleAngularAcceleration.cross(arm) + last.cross(last.cross(arm))
