@@ -100,6 +100,8 @@ import LodestoneSimulation
         }
     }
 
+    /// A quarter of a turn cannot tell the deviation from the gyro's drift:
+    /// what is applied stays a shrunk guess, not a confident one.
     @Test func aQuarterTurnIsNotTrusted() {
         var table = Self.fresh()
         Self.feed(&table, rate: 0.3, duration: 300)
@@ -151,4 +153,3 @@ import LodestoneSimulation
         #expect(table.deviation(heading: (0, 1), bodyUp: Self.up) != nil)
     }
 }
-

@@ -22,6 +22,25 @@ import Testing
         alpha.cross(arm) + rate.cross(rate.cross(arm))
     }
 
+    /// The RMS share of a board at `arm` swung on (from 60 s, `samples` of
+    /// `dt` s) that `estimate` leaves when it takes its acceleration out: each
+    /// sample's is compared with the sample before's, which it is for.
+    static func shareLeft(by estimate: inout LeverArmEstimate, of arm: Vector3, amplitude: Double, period: Double,
+                          dt: Double, samples: Int) -> Double {
+        let omega = 2 * Double.pi / period
+        var missed = 0.0, swing = 0.0, before: Vector3?
+        for k in 0..<samples {
+            let (rate, alpha, _) = roll(amplitude: amplitude, omega: omega, at: 60 + Double(k) * dt)
+            let felt = Self.swing(of: arm, rate: rate, alpha: alpha)
+            defer { before = felt }
+            let taken = estimate.acceleration(rate: rate, dt: dt)
+            guard k >= 10, let taken, let before else { continue }
+            missed += (before - taken).squaredLength
+            swing += before.squaredLength
+        }
+        return (missed / swing).squareRoot()
+    }
+
     /// Feeds `duration` s of a roll about forward (y) of `amplitude` rad and
     /// `period` s, the board at `arm` from the roll axis, with `noise` m/s² on
     /// the specific force; returns the estimate and the bias it said the
@@ -103,19 +122,7 @@ import Testing
         let amplitude = 20 * Angle.radiansPerDegree, period = 0.67, trueArm = Vector3(0, 0, 0.3)
         var estimate = Self.feed(arm: trueArm, amplitude: amplitude, period: period, duration: 60).estimate
         _ = try #require(estimate.leverArm)
-        let omega = 2 * Double.pi / period, dt = 0.01
-        var missed = 0.0, swing = 0.0, truthBefore: Vector3?
-        for k in 0..<400 {
-            let (rate, alpha, _) = Self.roll(amplitude: amplitude, omega: omega, at: 60 + Double(k) * dt)
-            let truth = Self.swing(of: trueArm, rate: rate, alpha: alpha)
-            defer { truthBefore = truth }
-            // What is taken out is the sample before's.
-            let taken = estimate.acceleration(rate: rate, dt: dt)
-            guard k >= 10, let taken, let truthBefore else { continue }
-            missed += (truthBefore - taken).squaredLength
-            swing += truthBefore.squaredLength
-        }
-        let left = (missed / swing).squareRoot()
+        let left = Self.shareLeft(by: &estimate, of: trueArm, amplitude: amplitude, period: period, dt: 0.01, samples: 400)
         print("measured share of a 1.5 Hz swing's acceleration left: \(left)")
         #expect(left < 0.025, "left \(left) of the swing's acceleration")
     }
@@ -128,18 +135,7 @@ import Testing
         let amplitude = 20 * Angle.radiansPerDegree, period = 0.4
         var estimate = Self.feed(arm: Vector3(0, 0, 0.3), amplitude: amplitude, period: period, duration: 60).estimate
         let arm = try #require(estimate.leverArm)
-        let omega = 2 * Double.pi / period, dt = 0.02
-        var missed = 0.0, swing = 0.0, expectedBefore: Vector3?
-        for k in 0..<200 {
-            let (rate, alpha, _) = Self.roll(amplitude: amplitude, omega: omega, at: 60 + Double(k) * dt)
-            let expected = Self.swing(of: arm, rate: rate, alpha: alpha)
-            defer { expectedBefore = expected }
-            let taken = estimate.acceleration(rate: rate, dt: dt)
-            guard k >= 10, let taken, let expectedBefore else { continue }
-            missed += (expectedBefore - taken).squaredLength
-            swing += expectedBefore.squaredLength
-        }
-        let left = (missed / swing).squareRoot()
+        let left = Self.shareLeft(by: &estimate, of: arm, amplitude: amplitude, period: period, dt: 0.02, samples: 200)
         print("measured share of a 2.5 Hz swing's acceleration the 50 Hz difference leaves: \(left)")
         #expect(left < 0.003, "left \(left) of the swing's acceleration")
     }
